@@ -1,0 +1,90 @@
+# The CUDA lab workbook.
+#
+#   make grade LAB=01 [SUBMISSION=file.cu] [STAGE=work|right|fast] [RESULTS=out.json] [SEED=n]
+#   make test          the project's own tests (last line: N passed, N failed, N skipped)
+#   make solutions     grade every reference solution
+#   make clean
+#
+# SM=90 picks the GPU architecture; by default it is read off the GPU, or 90
+# (the H100) when there is none. NVCC=/path/to/nvcc picks the compiler.
+
+NVCC      ?= nvcc
+CC        ?= gcc
+BUILD     ?= build
+STAGE     ?= fast
+SM        ?= $(or $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d '.'),90)
+
+CUDA_HOME ?= $(patsubst %/bin/,%,$(dir $(shell command -v $(NVCC))))
+CUDA_LIB  := $(firstword $(wildcard $(CUDA_HOME)/lib64 $(CUDA_HOME)/targets/x86_64-linux/lib $(CUDA_HOME)/lib))
+
+# Messages are cut to fixed-size buffers on purpose, so truncation is no error.
+CFLAGS    := -std=c11 -O2 -Wall -Wextra -Werror -Wno-format-truncation -Igrader -Icommon
+NVFLAGS   := -O3 -lineinfo -std=c++17 -arch=sm_$(SM) -Igrader -Icommon -Xcompiler -Wall,-Wextra
+
+LABS      := $(sort $(notdir $(wildcard labs/[0-9][0-9]-*)))
+OBJ       := $(BUILD)/obj
+TRUSTED   := $(BUILD)/sm_$(SM)/trusted
+
+# The engine: the parent process that never loads student code.
+GRADE_SRCS := $(filter-out grader/probe.c,$(wildcard grader/*.c))
+GRADE_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(GRADE_SRCS)) $(patsubst %.c,$(OBJ)/%.o,$(wildcard labs/*/spec.c))
+# What the runner is linked from, besides the submission.
+RUNNER_SRCS := $(wildcard grader/runner/*.cu)
+
+.PHONY: all grade grade-command test solutions clean check-lab
+
+all: $(BUILD)/grade $(BUILD)/probe $(foreach l,$(LABS),$(TRUSTED)/$(l)/.built)
+
+$(OBJ)/%.o: %.c $(wildcard grader/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/grade: $(GRADE_OBJS)
+	$(CC) $(CFLAGS) -o $@ $^ -lm
+
+$(BUILD)/probe: grader/probe.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -I$(CUDA_HOME)/include -o $@ $< -L$(CUDA_LIB) -lcudart_static -ldl -lpthread -lrt
+
+# Per lab: the runner, the lab's CUDA side and spec, and the shared C helpers
+# the runner needs, compiled for this GPU architecture.
+$(TRUSTED)/%/.built: labs/%/lab.cu labs/%/spec.c $(RUNNER_SRCS) grader/runner/runner.h $(wildcard grader/*.h) grader/stats.c grader/lab_spec.c
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVFLAGS) -c labs/$*/lab.cu -o $(dir $@)lab.o
+	$(CC) $(CFLAGS) -c labs/$*/spec.c -o $(dir $@)spec.o
+	$(CC) $(CFLAGS) -c grader/stats.c -o $(dir $@)stats.o
+	$(CC) $(CFLAGS) -c grader/lab_spec.c -o $(dir $@)lab_spec.o
+	$(foreach f,$(RUNNER_SRCS),$(NVCC) $(NVFLAGS) -c $(f) -o $(dir $@)runner_$(notdir $(f:.cu=.o)) &&) true
+	@touch $@
+
+# LAB=01, LAB=01-vector-add and LAB=vector-add all name the same lab.
+LAB_ID = $(notdir $(firstword $(wildcard labs/$(LAB) labs/$(LAB)-* labs/[0-9][0-9]-$(LAB))))
+
+check-lab:
+	@if [ -z "$(LAB)" ]; then echo "make grade: which lab? e.g. make grade LAB=01 (labs: $(LABS))" >&2; exit 2; fi
+	@if [ -z "$(LAB_ID)" ]; then echo "make grade: no lab called '$(LAB)' (labs: $(LABS))" >&2; exit 2; fi
+
+GRADE_CMD = $(BUILD)/grade --lab $(LAB_ID) --root . --nvcc $(NVCC) --arch sm_$(SM) \
+	--include common --objects $(TRUSTED) --probe $(BUILD)/probe --stage $(STAGE) \
+	$(if $(SUBMISSION),--submission '$(SUBMISSION)') $(if $(RESULTS),--results '$(RESULTS)') \
+	$(if $(SEED),--seed $(SEED)) $(if $(KEEP),--keep)
+
+# make can only exit 0 or 2; ./grade takes the same arguments and keeps the
+# grader's exit codes (0 passed, 1 failed, 2 usage or build error, 3 no GPU).
+grade: check-lab $(BUILD)/grade $(BUILD)/probe $(TRUSTED)/$(LAB_ID)/.built
+	@$(GRADE_CMD)
+
+grade-command: check-lab $(BUILD)/grade $(BUILD)/probe $(TRUSTED)/$(LAB_ID)/.built
+	@echo "$(GRADE_CMD)"
+
+solutions: all
+	@status=0; for lab in $(LABS); do \
+	  $(MAKE) --no-print-directory grade LAB=$$lab SUBMISSION=solutions/$$lab/$$(ls labs/$$lab/*.cu | grep -v '/lab.cu$$' | xargs -n1 basename) || status=1; \
+	done; exit $$status
+
+test: all
+	@BUILD=$(BUILD) NVCC=$(NVCC) SM=$(SM) CC=$(CC) CUDA_HOME=$(CUDA_HOME) TRUSTED=$(TRUSTED) \
+	  bash tests/run.sh
+
+clean:
+	rm -rf $(BUILD)

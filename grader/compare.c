@@ -1,0 +1,158 @@
+/* compare.c - see compare.h. */
+#include "compare.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "protocol.h"
+
+double cmp_gamma(int64_t n)
+{
+    const double u = 0x1p-24;
+    double nu = (double)n * u;
+    return nu < 1 ? nu / (1 - nu) : INFINITY;
+}
+
+/* Map a float onto the integers so that neighbours differ by one and the
+ * order is kept; both zeros map to 0. */
+static int64_t cmp_ordered_f32(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return (u & 0x80000000u) ? -(int64_t)(u & 0x7fffffffu) : (int64_t)u;
+}
+
+static double cmp_ordered_f64(double f)
+{
+    uint64_t u;
+    memcpy(&u, &f, sizeof u);
+    /* A double's ordered index needs 64 bits; a double holds the distance
+     * to within rounding, which is all a report needs. */
+    return (u >> 63) ? -(double)(u & 0x7fffffffffffffffull) : (double)u;
+}
+
+double cmp_ulps_f32(float a, float b)
+{
+    if (isnan(a) || isnan(b)) return INFINITY;
+    return (double)llabs(cmp_ordered_f32(a) - cmp_ordered_f32(b));
+}
+
+double cmp_ulps_f64(double a, double b)
+{
+    if (isnan(a) || isnan(b)) return INFINITY;
+    return fabs(cmp_ordered_f64(a) - cmp_ordered_f64(b));
+}
+
+int cmp_is_poison(lab_elem elem, const void *element)
+{
+    switch (elem) {
+    case ELEM_F32: case ELEM_I32: case ELEM_U32: {
+        uint32_t u;
+        memcpy(&u, element, sizeof u);
+        return u == (elem == ELEM_F32 ? PROTO_POISON_F32 : PROTO_POISON_I32);
+    }
+    case ELEM_F64: {
+        uint64_t u;
+        memcpy(&u, element, sizeof u);
+        return u == PROTO_POISON_F64;
+    }
+    }
+    return 0;
+}
+
+const char *cmp_class_name(cmp_class k)
+{
+    switch (k) {
+    case MIS_NEVER_WRITTEN: return "never written";
+    case MIS_SPECIAL: return "NaN/Inf mismatch";
+    case MIS_VALUE: return "wrong value";
+    }
+    return "?";
+}
+
+static double cmp_load(lab_elem elem, const void *base, int64_t i)
+{
+    switch (elem) {
+    case ELEM_F32: { float v; memcpy(&v, (const char *)base + 4 * i, 4); return v; }
+    case ELEM_F64: { double v; memcpy(&v, (const char *)base + 8 * i, 8); return v; }
+    case ELEM_I32: { int32_t v; memcpy(&v, (const char *)base + 4 * i, 4); return v; }
+    case ELEM_U32: { uint32_t v; memcpy(&v, (const char *)base + 4 * i, 4); return v; }
+    }
+    return NAN;
+}
+
+/* Judge one element; returns 1 when it passes. Every test is written so that
+ * a NaN anywhere makes it fail rather than pass. */
+static int cmp_element(const cmp_tolerance *tol, lab_elem elem, double got,
+                       double exact, double abs_sum, cmp_mismatch *m)
+{
+    int is_float = elem == ELEM_F32 || elem == ELEM_F64;
+    double expected = elem == ELEM_F32 ? (double)(float)exact : exact;
+    m->expected = expected;
+    m->got = got;
+    m->err = fabs(got - exact);
+    m->allowed = 0;
+    m->ulps = !is_float ? fabs(got - expected)
+              : elem == ELEM_F32 ? cmp_ulps_f32((float)got, (float)expected)
+                                 : cmp_ulps_f64(got, expected);
+    m->kind = MIS_VALUE;
+
+    if (!is_float) return got == expected;
+
+    if (!isfinite(expected) || !isfinite(got)) {
+        m->kind = MIS_SPECIAL;
+        if (isnan(expected)) return isnan(got);
+        return got == expected; /* the same infinity */
+    }
+    switch (tol->kind) {
+    case TOL_EXACT:
+        /* Bitwise, so that -0 and +0 differ: IEEE-exact labs care. */
+        return got == expected && signbit(got) == signbit(expected);
+    case TOL_ULP:
+        m->allowed = tol->ulps;
+        return m->ulps <= tol->ulps;
+    case TOL_BOUND:
+        m->allowed = tol->bound_c * cmp_gamma(tol->terms) * abs_sum;
+        return m->err <= m->allowed;
+    }
+    return 0;
+}
+
+void cmp_buffer(const cmp_tolerance *tol, lab_elem elem, const void *got,
+                const lab_expect *expect, int64_t count, cmp_result *out)
+{
+    memset(out, 0, sizeof *out);
+    out->first_unwritten = out->last_unwritten = -1;
+    size_t size = lab_elem_size(elem);
+    for (int64_t i = 0; i < count; i++) {
+        cmp_mismatch m;
+        int ok;
+        double abs_sum = expect->abs_sum ? expect->abs_sum[i] : 0;
+        if (cmp_is_poison(elem, (const char *)got + (size_t)i * size)) {
+            ok = 0;
+            m.index = i;
+            m.expected = expect->value[i];
+            m.got = NAN;
+            m.ulps = m.err = INFINITY;
+            m.allowed = 0;
+            m.kind = MIS_NEVER_WRITTEN;
+            if (out->first_unwritten < 0) out->first_unwritten = i;
+            out->last_unwritten = i;
+        } else {
+            ok = cmp_element(tol, elem, cmp_load(elem, got, i),
+                             expect->value[i], abs_sum, &m);
+            m.index = i;
+            if (isfinite(m.ulps) && m.ulps > out->max_ulps)
+                out->max_ulps = m.ulps;
+            if (tol->kind == TOL_BOUND && m.allowed > 0 &&
+                m.err / m.allowed > out->max_err_ratio)
+                out->max_err_ratio = m.err / m.allowed;
+        }
+        out->checked++;
+        if (ok) continue;
+        out->bad++;
+        out->count[m.kind]++;
+        if (out->n_shown < CMP_SHOWN) out->shown[out->n_shown++] = m;
+    }
+}

@@ -1,0 +1,180 @@
+/* fast.c - the fast stage: speedup over the naive baseline and fraction of
+ * the roofline, both measured in the same run on the same GPU, then the
+ * answer re-checked on fresh inputs.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "grade.h"
+#include "isolate.h"
+#include "rng.h"
+#include "stats.h"
+
+/* Sampling policy (DESIGN.md, Timing rules). */
+static const int MIN_ROUNDS = 10, MAX_ROUNDS = 2000;
+static const double TARGET_RSE = 0.005, MAX_SAMPLING_S = 20;
+/* A kernel may beat cudaMemcpy by a little; beating it by more than this
+ * means work was skipped, cached or hidden on another stream. */
+static const double PHYSICAL_SLACK = 1.10;
+
+static void text_bar(double fraction, char *buf, size_t size)
+{
+    int width = 20, filled = (int)lround(fmin(fmax(fraction, 0), 1) * width);
+    size_t at = 0;
+    at += (size_t)snprintf(buf + at, size - at, "[");
+    for (int i = 0; i < width && at < size; i++)
+        at += (size_t)snprintf(buf + at, size - at, "%c", i < filled ? '#' : '.');
+    snprintf(buf + at, size - at, "]");
+}
+
+static void figures(const grade_ctx *g, const proto_call *timed,
+                    const response *rsp, fast_figures *f)
+{
+    const lab_spec *spec = g->spec;
+    const proto_timing *t = &rsp->timing;
+    size_t n = (size_t)t->n_rounds;
+    double med[PROTO_MAX_ITEMS] = {0};
+    for (int i = 0; i < t->n_items; i++) med[i] = stats_median(rsp->samples + i * n, n);
+    f->baseline_ms = med[0];
+    f->submission_ms = med[1];
+    f->copy_ms = med[2];
+    f->vendor_ms = t->n_items > 3 ? med[3] : NAN;
+    f->samples = t->n_rounds;
+    f->converged = t->converged;
+    f->speedup = f->baseline_ms / f->submission_ms;
+    f->gbps = spec->fast.bytes(timed->c.dims) / (f->submission_ms * 1e6);
+    f->copy_gbps = t->copy_bytes / (f->copy_ms * 1e6);
+    f->gflops = spec->fast.flops ? spec->fast.flops(timed->c.dims) / (f->submission_ms * 1e6)
+                                 : NAN;
+    f->roofline = spec->fast.roof == ROOF_VENDOR ? f->vendor_ms / f->submission_ms
+                                                 : f->gbps / f->copy_gbps;
+}
+
+static int run_timing_child(const grade_ctx *g, proto_call *calls, response *rsp,
+                            iso_result *ir, char *log_path, size_t log_size)
+{
+    const lab_spec *spec = g->spec;
+    char req_path[512], rsp_path[512];
+    snprintf(req_path, sizeof req_path, "%s/fast.req", g->scratch);
+    snprintf(rsp_path, sizeof rsp_path, "%s/fast.rsp", g->scratch);
+    snprintf(log_path, log_size, "%s/fast.log", g->scratch);
+    unlink(rsp_path);
+    unlink(log_path);
+    proto_request req;
+    memset(&req, 0, sizeof req);
+    req.magic = PROTO_MAGIC;
+    req.version = PROTO_VERSION;
+    req.mode = MODE_TIMING;
+    req.n_calls = 2;
+    snprintf(req.lab_id, sizeof req.lab_id, "%s", spec->id);
+    req.max_seconds = MAX_SAMPLING_S;
+    req.min_rounds = MIN_ROUNDS;
+    req.max_rounds = MAX_ROUNDS;
+    req.target_rse = TARGET_RSE;
+    if (write_request(req_path, &req, calls) != 0) return -1;
+    char *argv[] = {(char *)g->runner, req_path, rsp_path, NULL};
+    double limit = spec->time_limit_s.fast > 0 ? spec->time_limit_s.fast : 180;
+    if (iso_run(argv, log_path, limit, ir) != 0) return -1;
+    response_read(rsp_path, spec, calls, 2, rsp);
+    return 0;
+}
+
+void stage_fast(const grade_ctx *g, stage_result *st)
+{
+    const lab_spec *spec = g->spec;
+    proto_call calls[2];
+    memset(calls, 0, sizeof calls);
+    calls[0].c = spec->fast.timed;
+    calls[0].seed = rng_derive(g->seed, 4000);
+    int same_size = 1;
+    for (int d = 0; d < LAB_MAX_DIMS; d++) same_size &= spec->fast.recheck.dims[d] == 0;
+    calls[1].c = same_size ? spec->fast.timed : spec->fast.recheck;
+    calls[1].seed = rng_derive(g->seed, 5000); /* fresh inputs */
+
+    response rsp;
+    iso_result ir;
+    char log_path[512];
+    if (run_timing_child(g, calls, &rsp, &ir, log_path, sizeof log_path) != 0) {
+        st->status = ST_ERROR;
+        snprintf(st->summary, sizeof st->summary, "cannot run the timing in %s", g->scratch);
+        return;
+    }
+    if (!rsp.has_timing) {
+        char how[96];
+        iso_describe(&ir, how, sizeof how);
+        st->status = ST_FAIL;
+        snprintf(st->summary, sizeof st->summary, "the timing run stopped (%s)%s%s", how,
+                 rsp.has_fatal ? ": " : "", rsp.has_fatal ? rsp.fatal.message : "");
+        sb_printf(&st->details, "hint: %s\n",
+                  hint_or(spec->hints.timeout, "the fast stage calls your code hundreds "
+                                               "of times on a large input"));
+        response_free(&rsp);
+        return;
+    }
+    /* Correctness first: a fast wrong answer is not fast. */
+    const call_record *rec = &rsp.calls[1];
+    if (!rec->finished) {
+        char how[96];
+        iso_describe(&ir, how, sizeof how);
+        st->status = ST_FAIL;
+        snprintf(st->summary, sizeof st->summary,
+                 "the re-check on fresh inputs after timing did not finish (%s)", how);
+        response_free(&rsp);
+        return;
+    }
+    if (!judge_call(g, &calls[1], rec, 1, st)) {
+        char first[sizeof st->summary];
+        snprintf(first, sizeof first, "%s", st->summary);
+        snprintf(st->summary, sizeof st->summary, "wrong on fresh inputs after timing: %s", first);
+        response_free(&rsp);
+        return;
+    }
+
+    fast_figures *f = &st->fast;
+    figures(g, &calls[0], &rsp, f);
+    st->has_fast = 1;
+    response_free(&rsp);
+
+    char bar[32];
+    text_bar(f->roofline, bar, sizeof bar);
+    const char *roof = spec->fast.roof == ROOF_VENDOR ? "of the vendor library" : "of copy";
+    char figs[200];
+    if (spec->fast.roof == ROOF_VENDOR)
+        snprintf(figs, sizeof figs, "%.0f GFLOP/s = %.1f%% %s", f->gflops, 100 * f->roofline, roof);
+    else
+        snprintf(figs, sizeof figs, "%.0f GB/s = %.1f%% %s (%.0f GB/s)", f->gbps,
+                 100 * f->roofline, roof, f->copy_gbps);
+    sb_printf(&st->details, "%s %s; %.4f ms per call, baseline (%s) %.4f ms\n", bar, figs,
+              f->submission_ms, spec->fast.baseline ? spec->fast.baseline : "naive",
+              f->baseline_ms);
+    sb_printf(&st->details, "median of %d samples, %s; thresholds: %s\n", f->samples,
+              f->converged ? "converged (each median within 0.5%)"
+                           : "NOT converged: the GPU may be busy or throttling",
+              spec->fast.calibration ? spec->fast.calibration : "see the lab README");
+
+    if (spec->fast.roof == ROOF_COPY && f->gbps > PHYSICAL_SLACK * f->copy_gbps) {
+        st->status = ST_ERROR;
+        snprintf(st->summary, sizeof st->summary,
+                 "%.0f GB/s is faster than the GPU can move memory (copy: %.0f GB/s): "
+                 "is work skipped, cached, or launched on another stream?",
+                 f->gbps, f->copy_gbps);
+        sb_printf(&st->details, "hint: launch on the stream you are given, and do "
+                                "the whole computation on every call\n");
+        return;
+    }
+    int fast_enough = f->roofline >= spec->fast.min_roofline &&
+                      f->speedup >= spec->fast.min_speedup;
+    st->status = fast_enough ? ST_PASS : ST_FAIL;
+    snprintf(st->summary, sizeof st->summary,
+             "%s (needs >= %.0f%%), %.2fx over %s (needs >= %.2gx)", figs,
+             100 * spec->fast.min_roofline, f->speedup,
+             spec->fast.baseline ? spec->fast.baseline : "the baseline",
+             spec->fast.min_speedup);
+    if (!fast_enough)
+        sb_printf(&st->details, "hint: %s\n",
+                  hint_or(spec->hints.too_slow, "profile it (see the lab README) "
+                                                "and compare with the solution ladder"));
+}

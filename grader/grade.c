@@ -1,0 +1,268 @@
+/* grade.c - the grader: grade --lab 01 [options]
+ *
+ * Builds the submission against the trusted files, then runs the stages in
+ * order, each gated on the one before: work, right, fast. Exit codes:
+ *   0 every requested stage passed   1 a stage failed
+ *   2 usage or build error           3 no usable GPU
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "grade.h"
+#include "isolate.h"
+
+extern const lab_spec *const LAB_REGISTRY[];
+
+enum { EXIT_PASSED = 0, EXIT_FAILED = 1, EXIT_USAGE = 2, EXIT_NO_GPU = 3 };
+
+static const uint64_t DEFAULT_SEED = 24301;
+
+typedef struct {
+    const char *lab, *submission, *stage, *results, *root, *nvcc, *arch,
+        *include_dir, *objects_dir, *probe;
+    uint64_t seed;
+    int keep;
+} options;
+
+static void usage(void)
+{
+    fprintf(stderr,
+            "usage: grade --lab NN [--submission FILE] [--stage work|right|fast]\n"
+            "             [--results FILE.json] [--seed N] [--keep]\n"
+            "             --root DIR --nvcc NVCC --arch SM --include DIR\n"
+            "             --objects DIR --probe PROBE\n"
+            "Normally run through make: make grade LAB=01 [SUBMISSION=...] "
+            "[STAGE=...] [RESULTS=...]\n");
+}
+
+static int parse_options(int argc, char **argv, options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->stage = "fast";
+    o->root = ".";
+    o->nvcc = "nvcc";
+    o->arch = "sm_90";
+    o->seed = DEFAULT_SEED;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        const char **dst = !strcmp(a, "--lab") ? &o->lab
+                         : !strcmp(a, "--submission") ? &o->submission
+                         : !strcmp(a, "--stage") ? &o->stage
+                         : !strcmp(a, "--results") ? &o->results
+                         : !strcmp(a, "--root") ? &o->root
+                         : !strcmp(a, "--nvcc") ? &o->nvcc
+                         : !strcmp(a, "--arch") ? &o->arch
+                         : !strcmp(a, "--include") ? &o->include_dir
+                         : !strcmp(a, "--objects") ? &o->objects_dir
+                         : !strcmp(a, "--probe") ? &o->probe
+                         : NULL;
+        if (!strcmp(a, "--keep")) { o->keep = 1; continue; }
+        if (!strcmp(a, "--seed") && v) {
+            char *end;
+            o->seed = strtoull(v, &end, 0);
+            if (*end) { fprintf(stderr, "grade: --seed takes a number, not %s\n", v); return -1; }
+            i++;
+            continue;
+        }
+        if (!dst || !v) { fprintf(stderr, "grade: unknown or incomplete option %s\n", a); return -1; }
+        *dst = (*v) ? v : NULL; /* an empty value (SUBMISSION=) means unset */
+        i++;
+    }
+    if (!o->lab) { fprintf(stderr, "grade: which lab? --lab NN\n"); return -1; }
+    if (!o->include_dir || !o->objects_dir || !o->probe) {
+        fprintf(stderr, "grade: --include, --objects and --probe are required\n");
+        return -1;
+    }
+    return 0;
+}
+
+/* "01", "01-vector-add" and "vector-add" all name lab 01. */
+static const lab_spec *find_lab(const char *name)
+{
+    for (int i = 0; LAB_REGISTRY[i]; i++) {
+        const char *id = LAB_REGISTRY[i]->id;
+        size_t n = strlen(name);
+        if (!strcmp(id, name) || (!strncmp(id, name, n) && id[n] == '-') ||
+            (strlen(id) > 3 && !strcmp(id + 3, name)))
+            return LAB_REGISTRY[i];
+    }
+    return NULL;
+}
+
+static int stage_index(const char *name)
+{
+    static const char *names[N_STAGES] = {"work", "right", "fast"};
+    for (int i = 0; i < N_STAGES; i++)
+        if (!strcmp(name, names[i])) return i;
+    return -1;
+}
+
+/* Ask the trusted probe what GPU there is; it runs in a child so the
+ * grader never holds a CUDA context. */
+static void probe_device(const char *probe, const char *scratch, device_info *d)
+{
+    memset(d, 0, sizeof *d);
+    char log[512];
+    snprintf(log, sizeof log, "%s/probe.log", scratch);
+    char *argv[] = {(char *)probe, NULL};
+    iso_result ir;
+    if (iso_run(argv, log, 60, &ir) != 0 || !ir.started) {
+        snprintf(d->error, sizeof d->error, "cannot run %s", probe);
+        return;
+    }
+    FILE *f = fopen(log, "r");
+    char line[512];
+    while (f && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = 0;
+        char *v = strchr(line, '=');
+        if (!v) continue;
+        *v++ = 0;
+        if (!strcmp(line, "status")) d->ok = !strcmp(v, "ok");
+        else if (!strcmp(line, "error")) snprintf(d->error, sizeof d->error, "%s", v);
+        else if (!strcmp(line, "name")) snprintf(d->name, sizeof d->name, "%s", v);
+        else if (!strcmp(line, "cc")) snprintf(d->cc, sizeof d->cc, "%s", v);
+        else if (!strcmp(line, "driver")) snprintf(d->driver, sizeof d->driver, "%s", v);
+        else if (!strcmp(line, "runtime")) snprintf(d->runtime, sizeof d->runtime, "%s", v);
+        else if (!strcmp(line, "sm_count")) d->sm_count = atoi(v);
+        else if (!strcmp(line, "clock_mhz")) d->clock_mhz = atoi(v);
+        else if (!strcmp(line, "mem_clock_mhz")) d->mem_clock_mhz = atoi(v);
+        else if (!strcmp(line, "l2_bytes")) d->l2_bytes = atoll(v);
+        else if (!strcmp(line, "mem_bytes")) d->mem_bytes = atoll(v);
+    }
+    if (f) fclose(f);
+    if (!d->ok && !d->error[0]) snprintf(d->error, sizeof d->error, "the probe failed");
+}
+
+/* compute-sanitizer from $COMPUTE_SANITIZER, beside nvcc, or on the PATH. */
+static const char *find_sanitizer(const char *nvcc, char *buf, size_t size)
+{
+    const char *env = getenv("COMPUTE_SANITIZER");
+    if (env && *env) return access(env, X_OK) == 0 ? env : NULL;
+    const char *slash = strrchr(nvcc, '/');
+    if (slash) {
+        snprintf(buf, size, "%.*s/compute-sanitizer", (int)(slash - nvcc), nvcc);
+        if (access(buf, X_OK) == 0) return buf;
+    }
+    const char *path = getenv("PATH");
+    while (path && *path) {
+        size_t n = strcspn(path, ":");
+        snprintf(buf, size, "%.*s/compute-sanitizer", (int)n, path);
+        if (n && access(buf, X_OK) == 0) return buf;
+        path += n + (path[n] == ':');
+    }
+    return NULL;
+}
+
+static void skip_rest(stage_result *st, int from, int to, const char *why)
+{
+    for (int i = from; i < to; i++) {
+        st[i].status = ST_SKIPPED;
+        snprintf(st[i].summary, sizeof st[i].summary, "%s", why);
+    }
+}
+
+static int finish(const options *o, const grade_ctx *g, stage_result *st, int code)
+{
+    int passed = code == EXIT_PASSED;
+    if (o->results && report_json(o->results, g, st, N_STAGES, passed) != 0) {
+        fprintf(stderr, "grade: cannot write %s\n", o->results);
+        if (code == EXIT_PASSED) code = EXIT_USAGE;
+    }
+    if (!o->keep) {
+        char cmd[600];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", g->scratch);
+        if (system(cmd) != 0) fprintf(stderr, "grade: could not remove %s\n", g->scratch);
+    } else {
+        printf("scratch directory kept: %s\n", g->scratch);
+    }
+    for (int i = 0; i < N_STAGES; i++) sb_free(&st[i].details);
+    return code;
+}
+
+int main(int argc, char **argv)
+{
+    options o;
+    if (parse_options(argc, argv, &o) != 0) { usage(); return EXIT_USAGE; }
+    grade_ctx g;
+    memset(&g, 0, sizeof g);
+    g.spec = find_lab(o.lab);
+    if (!g.spec) {
+        fprintf(stderr, "grade: no lab called '%s'; labs:", o.lab);
+        for (int i = 0; LAB_REGISTRY[i]; i++) fprintf(stderr, " %s", LAB_REGISTRY[i]->id);
+        fprintf(stderr, "\n");
+        return EXIT_USAGE;
+    }
+    int last = stage_index(o.stage);
+    if (last < 0) {
+        fprintf(stderr, "grade: STAGE must be work, right or fast, not '%s'\n", o.stage);
+        return EXIT_USAGE;
+    }
+    char default_submission[512];
+    snprintf(default_submission, sizeof default_submission, "%s/labs/%s/%s", o.root,
+             g.spec->id, g.spec->student_file);
+    g.submission = o.submission ? o.submission : default_submission;
+    if (access(g.submission, R_OK) != 0) {
+        fprintf(stderr, "grade: cannot read the submission %s\n", g.submission);
+        return EXIT_USAGE;
+    }
+    g.seed = o.seed;
+    const char *tmp = getenv("TMPDIR");
+    char scratch[512];
+    snprintf(scratch, sizeof scratch, "%s/cudalab-%s-XXXXXX", tmp && *tmp ? tmp : "/tmp",
+             g.spec->id);
+    if (!mkdtemp(scratch)) { perror("grade: mkdtemp"); return EXIT_USAGE; }
+    g.scratch = scratch;
+
+    stage_result st[N_STAGES];
+    memset(st, 0, sizeof st);
+    st[STAGE_WORK].name = "work";
+    st[STAGE_RIGHT].name = "right";
+    st[STAGE_FAST].name = "fast";
+    skip_rest(st, last + 1, N_STAGES, "not requested");
+
+    probe_device(o.probe, scratch, &g.device);
+    char objects[512], runner[512], sanitizer[512];
+    snprintf(objects, sizeof objects, "%s/%s", o.objects_dir, g.spec->id);
+    build_config b = {o.nvcc, o.arch, o.include_dir, objects};
+    char *build_log = NULL;
+    if (build_runner(&b, &g, runner, sizeof runner, &build_log) != 0) {
+        report_header(&g);
+        st[STAGE_WORK].status = ST_ERROR;
+        snprintf(st[STAGE_WORK].summary, sizeof st[STAGE_WORK].summary,
+                 "%s does not build; the compiler says:", g.spec->student_file);
+        sb_printf(&st[STAGE_WORK].details, "%s", build_log ? build_log : "");
+        skip_rest(st, STAGE_RIGHT, last + 1, "skipped (the submission does not build)");
+        report_stage(&st[STAGE_WORK]);
+        free(build_log);
+        return finish(&o, &g, st, EXIT_USAGE);
+    }
+    g.runner = runner;
+    g.sanitizer = find_sanitizer(o.nvcc, sanitizer, sizeof sanitizer);
+    report_header(&g);
+    if (!g.device.ok) {
+        printf("no usable GPU: %s\n", g.device.error);
+        skip_rest(st, 0, last + 1, "skipped: needs a GPU");
+        return finish(&o, &g, st, EXIT_NO_GPU);
+    }
+
+    typedef void (*stage_fn)(const grade_ctx *, stage_result *);
+    static const stage_fn run[N_STAGES] = {stage_work, stage_right, stage_fast};
+    static const char *const gate[N_STAGES] = {
+        "", "skipped (make it work first)", "skipped (make it right first)"};
+    int code = EXIT_PASSED;
+    for (int i = 0; i <= last; i++) {
+        if (code != EXIT_PASSED) {
+            skip_rest(st, i, i + 1, gate[i]);
+        } else {
+            run[i](&g, &st[i]);
+            if (st[i].status != ST_PASS) code = EXIT_FAILED;
+        }
+        report_stage(&st[i]);
+    }
+    printf("%s\n", code == EXIT_PASSED ? "verdict: PASS" : "verdict: FAIL");
+    return finish(&o, &g, st, code);
+}

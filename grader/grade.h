@@ -1,0 +1,127 @@
+/* grade.h - the parent's view of one grading run.
+ *
+ * The parent is the trusted side: it never loads the student's code. It
+ * builds the runner, asks it to make calls, and judges what comes back.
+ */
+#ifndef GRADE_H
+#define GRADE_H
+
+#include <stdint.h>
+
+#include "lab_spec.h"
+#include "protocol.h"
+#include "text.h"
+
+typedef enum { ST_PASS, ST_FAIL, ST_SKIPPED, ST_ERROR } stage_status;
+
+enum { STAGE_WORK, STAGE_RIGHT, STAGE_FAST, N_STAGES };
+
+/* Figures of the fast stage, for the report and the JSON. */
+typedef struct {
+    double baseline_ms, submission_ms, copy_ms, vendor_ms;
+    double gbps, copy_gbps, gflops;
+    double roofline; /* fraction of the roof */
+    double speedup;
+    int samples, converged;
+} fast_figures;
+
+typedef struct {
+    const char *name;
+    stage_status status;
+    char summary[320]; /* the one line a person reads */
+    strbuf details;    /* what to look at, indented lines */
+    int calls;         /* calls judged */
+    double max_ulps;
+    double max_err_ratio;
+    char sanitizer[160];
+    int has_fast;
+    fast_figures fast;
+} stage_result;
+
+typedef struct {
+    int ok;
+    char error[256];
+    char name[128], cc[16], driver[16], runtime[16];
+    int sm_count, clock_mhz, mem_clock_mhz;
+    long long l2_bytes, mem_bytes;
+} device_info;
+
+typedef struct {
+    const lab_spec *spec;
+    const char *submission;   /* path as given */
+    const char *scratch;      /* private directory for this run */
+    const char *runner;       /* the built runner */
+    const char *sanitizer;    /* compute-sanitizer, or NULL */
+    char compile_flags[512];
+    uint64_t seed;
+    int emulated;
+    device_info device;
+} grade_ctx;
+
+/* One call's outcome as read from the response file. */
+typedef struct {
+    int begun, finished;
+    proto_result result;
+    unsigned char *outputs; /* packed output buffers, or NULL */
+    size_t outputs_bytes;
+} call_record;
+
+typedef struct {
+    int n_calls;
+    call_record *calls;
+    int has_timing;
+    proto_timing timing;
+    double *samples; /* timing.n_items x timing.n_rounds, item-major */
+    int has_fatal;
+    proto_fatal fatal;
+    int malformed;
+} response;
+
+/* response.c */
+int response_read(const char *path, const lab_spec *spec,
+                  const proto_call *calls, int n_calls, response *r);
+void response_free(response *r);
+
+/* judge.c: is one finished call right? Fills the stage on failure and
+ * returns 0; returns 1 when it passes. `strict` adds the right stage's
+ * checks (guards, inputs unchanged). */
+int judge_call(const grade_ctx *g, const proto_call *call,
+               const call_record *rec, int strict, stage_result *st);
+void describe_call(const grade_ctx *g, const proto_call *call, char *buf,
+                   size_t size);
+
+/* stages.c */
+void stage_work(const grade_ctx *g, stage_result *st);
+void stage_right(const grade_ctx *g, stage_result *st);
+/* Run the runner on a list of calls and judge every one; shared by work,
+ * right and the sanitizer runs. Returns 1 if all passed. */
+int run_calls(const grade_ctx *g, const char *tag, const proto_call *calls,
+              int n, int strict, const char *tool, double limit_s,
+              stage_result *st);
+void make_calls(const grade_ctx *g, const lab_case_list *cases, int label,
+                int misalign, proto_call *calls);
+int write_request(const char *path, const proto_request *req,
+                  const proto_call *calls);
+
+/* fast.c */
+void stage_fast(const grade_ctx *g, stage_result *st);
+
+/* build.c */
+typedef struct {
+    const char *nvcc, *arch, *include_dir, *objects_dir;
+} build_config;
+/* Compile the submission and link the runner into scratch. Returns 0 on
+ * success; on failure the compiler's output is in *log (caller frees). */
+int build_runner(const build_config *b, grade_ctx *g, char *runner,
+                 size_t runner_size, char **log);
+
+/* report.c */
+void report_header(const grade_ctx *g);
+void report_stage(const stage_result *st);
+int report_json(const char *path, const grade_ctx *g, const stage_result *st,
+                int n, int passed);
+
+/* Hints: the lab's own, or the engine's generic one. */
+const char *hint_or(const char *lab_hint, const char *generic);
+
+#endif

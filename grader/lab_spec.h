@@ -1,0 +1,184 @@
+/* lab_spec.h - a lab described as data.
+ *
+ * Each lab has one trusted spec (labs/NN-name/spec.c, plain C11 with
+ * designated initializers) that says everything the engine needs to know:
+ * the buffers of the entry point, how inputs are generated, the CPU
+ * reference, the tolerance, the sizes of every stage, the bytes moved for the
+ * roofline and the thresholds of the fast stage. The engine itself holds no
+ * lab-specific numbers.
+ *
+ * The CUDA side of a lab (labs/NN-name/lab.cu) is the other trusted half: it
+ * turns a generic list of device buffers into a call of the student's entry
+ * point, and it holds the naive baseline kernel. See lab_device below.
+ *
+ * This header is shared by the C11 parent process and the CUDA C++ runner.
+ */
+#ifndef LAB_SPEC_H
+#define LAB_SPEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum { LAB_MAX_DIMS = 4, LAB_MAX_BUFFERS = 8, LAB_MAX_CASES = 32 };
+
+typedef enum { ELEM_F32, ELEM_F64, ELEM_I32, ELEM_U32 } lab_elem;
+
+/* Inputs are generated and must come back unchanged; outputs are poisoned
+ * with NaN (or a sentinel integer) before every call and compared; scratch
+ * buffers hold garbage on entry and are only checked for out-of-bounds
+ * writes. */
+typedef enum { BUF_INPUT, BUF_OUTPUT, BUF_SCRATCH } lab_role;
+
+typedef enum {
+    TOL_EXACT, /* bit-identical (any NaN matches any NaN)                  */
+    TOL_ULP,   /* |got - round_to_float(exact)| <= ulps units in last place */
+    TOL_BOUND  /* |got - exact| <= c * gamma_n * sum|terms| (Higham)        */
+} lab_tol_kind;
+
+typedef enum {
+    ROOF_COPY,  /* bytes moved / same-run device-to-device copy bandwidth */
+    ROOF_VENDOR /* FLOP/s / a vendor library's same-run FLOP/s            */
+} lab_roof;
+
+typedef enum {
+    SAN_MEMCHECK = 1,
+    SAN_RACECHECK = 2,
+    SAN_SYNCCHECK = 4,
+    SAN_INITCHECK = 8
+} lab_sanitizer;
+
+/* One call of the entry point: the problem sizes and which input family to
+ * draw from (0 = typical values; higher numbers are lab-defined adversarial
+ * families, named in lab_spec.variant_names). */
+typedef struct {
+    int64_t dims[LAB_MAX_DIMS];
+    int variant;
+} lab_case;
+
+typedef struct {
+    int n;
+    lab_case list[LAB_MAX_CASES];
+} lab_case_list;
+
+/* LAB_CASES({.dims = {1024}}, {.dims = {33}, .variant = 1}) counts itself. */
+#define LAB_CASES(...)                                                       \
+    {                                                                        \
+        .n = (int)(sizeof((lab_case[]){__VA_ARGS__}) / sizeof(lab_case)),   \
+        .list = {__VA_ARGS__}                                                \
+    }
+
+typedef struct {
+    const char *name; /* as in the entry point's signature, e.g. "d_c" */
+    lab_role role;
+    lab_elem elem;
+} lab_buffer;
+
+/* What the CPU reference produces for one output buffer: the exact value of
+ * every element (computed in double) and, for TOL_BOUND, the sum of the
+ * absolute values of the terms that make it up. */
+typedef struct {
+    double *value;
+    double *abs_sum; /* may be left untouched unless the kind is TOL_BOUND */
+} lab_expect;
+
+/* Hints tied to the lesson, one per kind of failure; NULL falls back to the
+ * engine's generic hint. */
+typedef struct {
+    const char *never_written;
+    const char *wrong_value;
+    const char *special_values; /* NaN/Inf in the wrong places */
+    const char *write_before;   /* wrote in front of an output */
+    const char *write_after;    /* wrote past the end of an output */
+    const char *input_changed;
+    const char *launch_error;
+    const char *timeout;
+    const char *crash;
+    const char *too_slow;
+} lab_hints;
+
+typedef struct lab_spec {
+    const char *id;           /* "01-vector-add": the folder under labs/ */
+    const char *title;        /* "vector add" */
+    const char *student_file; /* "vector_add.cu" */
+    const char *entry;        /* "vector_add" */
+    const char *signature;    /* the C prototype, for messages */
+
+    int n_dims;
+    const char *dim_names[LAB_MAX_DIMS];
+    int n_buffers;
+    lab_buffer buffers[LAB_MAX_BUFFERS];
+    const char *variant_names[8];
+
+    /* Elements in buffer `buf` for these sizes. */
+    size_t (*buffer_count)(int buf, const int64_t *dims);
+    /* Optional: the buffer seen as rows x cols, so reports give (row, col). */
+    void (*buffer_shape)(int buf, const int64_t *dims, int64_t *rows,
+                         int64_t *cols);
+    /* Fill an input (or scratch) buffer deterministically from the seed. */
+    void (*generate)(int buf, const lab_case *c, uint64_t seed, void *host,
+                     size_t count);
+    /* The CPU reference: inputs[b] is NULL unless buffer b is an input;
+     * out[b] is filled for every output buffer b. */
+    void (*reference)(const lab_case *c, const void *const *inputs,
+                      lab_expect *out);
+
+    struct {
+        lab_tol_kind kind;
+        double ulps;     /* TOL_ULP */
+        double bound_c;  /* TOL_BOUND */
+        const char *why; /* one sentence for the report */
+        /* TOL_BOUND: how many terms each output sums (the n of gamma_n). */
+        int64_t (*terms)(const int64_t *dims);
+    } tolerance;
+
+    lab_case_list work;     /* friendly sizes */
+    lab_case_list right;    /* odd sizes, adversarial inputs */
+    lab_case_list sanitize; /* small sizes run under compute-sanitizer */
+    unsigned sanitizers;    /* lab_sanitizer bits; memcheck is always run */
+    /* Offsets (in bytes) added to every pointer in the right stage so that
+     * kernels assuming 16-byte alignment are caught; 0 keeps pointers
+     * 256-byte aligned everywhere. */
+    int misalign;
+
+    struct {
+        lab_case timed;      /* the size that is timed */
+        lab_case recheck;    /* fresh inputs after timing; dims 0 = timed */
+        const char *baseline;    /* name of the naive baseline, for reports */
+        double (*bytes)(const int64_t *dims); /* fewest bytes moved per call */
+        double (*flops)(const int64_t *dims); /* optional */
+        lab_roof roof;
+        double min_roofline; /* fraction of the roof, e.g. 0.80 */
+        double min_speedup;  /* median(baseline) / median(submission) */
+        const char *calibration; /* where the thresholds come from */
+    } fast;
+
+    /* Seconds before a stage's child is stopped; 0 takes the default. */
+    struct { double work, right, sanitize, fast; } time_limit_s;
+
+    lab_hints hints;
+} lab_spec;
+
+/* The CUDA half of a lab, defined in labs/NN-name/lab.cu. Each call gets the
+ * device pointers in the order of lab_spec.buffers and launches on stream. */
+typedef int (*lab_call_fn)(void *const *d_buffers, const int64_t *dims,
+                           void *stream);
+
+typedef struct {
+    const lab_spec *spec;
+    lab_call_fn submission; /* the student's entry point */
+    lab_call_fn baseline;   /* the naive rung, for the speedup */
+    lab_call_fn vendor;     /* optional: CUB/cuBLAS, for ROOF_VENDOR */
+} lab_device;
+
+size_t lab_elem_size(lab_elem e);
+const char *lab_elem_name(lab_elem e);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

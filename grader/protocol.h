@@ -1,0 +1,123 @@
+/* protocol.h - what the trusted parent and the runner child say to each other.
+ *
+ * The parent (grader/grade, plain C, never loads student code) writes a
+ * request file; the runner (trusted harness linked with the student's file)
+ * executes it and appends records to a response file, flushing each one, so
+ * that a crash or a hang half-way still tells the parent which case was
+ * running. All verdicts are computed by the parent from these records: the
+ * runner only reports what happened and what the buffers held.
+ *
+ * Both sides are built by the same host compiler ABI on the same machine, so
+ * records are plain structs written with fwrite.
+ */
+#ifndef PROTOCOL_H
+#define PROTOCOL_H
+
+#include <stdint.h>
+
+#include "lab_spec.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum {
+    PROTO_MAGIC = 0x4c414231u, /* "LAB1" */
+    PROTO_VERSION = 1,
+    PROTO_NAME_LEN = 64
+};
+
+typedef enum { MODE_CASES = 1, MODE_TIMING = 2 } proto_mode;
+
+/* Outputs are filled with these before every call. The float ones are
+ * signalling NaNs: any arithmetic turns them into quiet NaNs, so an output
+ * that still holds these exact bits was never written. */
+#define PROTO_POISON_F32 0x7fbadbadu
+#define PROTO_POISON_F64 0x7ff4badbadbadbadull
+#define PROTO_POISON_I32 0x7badbad7u
+/* Guard bytes around every buffer. */
+#define PROTO_GUARD_BYTE 0xa5
+enum { PROTO_GUARD_BYTES = 16384 };
+
+/* One call to make: the case, the seed of its inputs, and the byte offset
+ * (a multiple of the element size, below 16) added to each buffer's
+ * pointer. */
+typedef struct {
+    lab_case c;
+    uint64_t seed;
+    int32_t misalign_bytes[LAB_MAX_BUFFERS];
+} proto_call;
+
+typedef struct {
+    uint32_t magic, version;
+    int32_t mode;
+    /* MODE_CASES: the calls that follow. MODE_TIMING: 2, the timed call and
+     * the re-check on fresh inputs. */
+    int32_t n_calls;
+    char lab_id[PROTO_NAME_LEN];
+    /* MODE_TIMING only */
+    double max_seconds;    /* stop sampling after this long */
+    int32_t min_rounds, max_rounds;
+    double target_rse;     /* relative standard error of each median */
+} proto_request;
+
+/* Record kinds in the response file. */
+typedef enum {
+    REC_BEGIN = 1,  /* a call is about to run (written before the call) */
+    REC_RESULT = 2, /* a call finished; outputs follow */
+    REC_TIMING = 3, /* samples follow */
+    REC_FATAL = 4   /* the harness itself could not go on */
+} proto_rec_kind;
+
+typedef struct {
+    uint32_t magic;
+    int32_t kind;
+    int32_t call_index;
+    int32_t pad;
+} proto_rec_head;
+
+/* Where a buffer was touched that it should not have been. -1 = nowhere. */
+typedef struct {
+    int64_t guard_before; /* first byte written in the guard before it */
+    int64_t guard_after;  /* first byte written in the guard after it  */
+    int64_t changed_first;   /* inputs: first element changed by the call */
+    int64_t changed_count;
+} proto_buffer_report;
+
+typedef struct {
+    /* cudaError_t values and their names: what the entry point returned, what
+     * synchronizing the stream and the device returned, and the error that
+     * cudaGetLastError() still held afterwards. */
+    int32_t entry_status, sync_status, last_status;
+    int32_t sticky; /* the context is broken; no later call can run */
+    char entry_name[PROTO_NAME_LEN];
+    char sync_name[PROTO_NAME_LEN];
+    char last_name[PROTO_NAME_LEN];
+    char sync_text[2 * PROTO_NAME_LEN];
+    proto_buffer_report buf[LAB_MAX_BUFFERS];
+    int32_t outputs_follow; /* raw output elements follow, buffer order */
+    int32_t pad;
+} proto_result;
+
+enum { PROTO_MAX_ITEMS = 4 };
+
+/* Timing: n_items series of n_rounds samples each follow (item-major). */
+typedef struct {
+    int32_t n_items, n_rounds, converged, pad;
+    char item_names[PROTO_MAX_ITEMS][PROTO_NAME_LEN];
+    double copy_bytes;   /* bytes moved (read + write) by one copy sample */
+    double warmup_ms;
+    double sampling_ms;
+    int64_t l2_bytes;
+    int64_t flush_bytes;
+} proto_timing;
+
+typedef struct {
+    char message[512];
+} proto_fatal;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

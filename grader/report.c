@@ -1,0 +1,125 @@
+/* report.c - one line per stage for a person, and the JSON for tools. */
+#include <stdio.h>
+#include <string.h>
+
+#include "grade.h"
+
+static const char *status_word(stage_status s)
+{
+    switch (s) {
+    case ST_PASS: return "PASS";
+    case ST_FAIL: return "FAIL";
+    case ST_SKIPPED: return "skipped";
+    case ST_ERROR: return "ERROR";
+    }
+    return "?";
+}
+
+static const char *status_json(stage_status s)
+{
+    switch (s) {
+    case ST_PASS: return "pass";
+    case ST_FAIL: return "fail";
+    case ST_SKIPPED: return "skipped";
+    case ST_ERROR: return "error";
+    }
+    return "error";
+}
+
+void report_header(const grade_ctx *g)
+{
+    const device_info *d = &g->device;
+    printf("lab %s (%s): %s\n", g->spec->id, g->spec->title, g->submission);
+    if (g->emulated)
+        printf("emulated on the CPU (%s); seed %llu\n", d->error,
+               (unsigned long long)g->seed);
+    else if (d->ok)
+        printf("%s, compute capability %s, %d SMs, %d MHz, memory %d MHz, driver %s, "
+               "runtime %s; seed %llu\n",
+               d->name, d->cc, d->sm_count, d->clock_mhz, d->mem_clock_mhz, d->driver,
+               d->runtime, (unsigned long long)g->seed);
+    if (g->compile_flags[0]) printf("built with: %s\n", g->compile_flags);
+}
+
+void report_stage(const stage_result *st)
+{
+    printf("%-5s %-7s %s\n", st->name, status_word(st->status), st->summary);
+    if (st->details.len) {
+        strbuf indented = {0};
+        sb_indent(&indented, sb_str(&st->details), "      ");
+        fputs(sb_str(&indented), stdout);
+        sb_free(&indented);
+    }
+    fflush(stdout);
+}
+
+static void json_field(FILE *f, const char *key, double v)
+{
+    fprintf(f, ", \"%s\": ", key);
+    json_number(f, v);
+}
+
+static void json_fast(FILE *f, const fast_figures *x)
+{
+    fprintf(f, ", \"fast\": {\"samples\": %d, \"converged\": %s", x->samples,
+            x->converged ? "true" : "false");
+    json_field(f, "baseline_ms", x->baseline_ms);
+    json_field(f, "submission_ms", x->submission_ms);
+    json_field(f, "copy_ms", x->copy_ms);
+    json_field(f, "vendor_ms", x->vendor_ms);
+    json_field(f, "gbps", x->gbps);
+    json_field(f, "copy_gbps", x->copy_gbps);
+    json_field(f, "gflops", x->gflops);
+    json_field(f, "roofline_fraction", x->roofline);
+    json_field(f, "speedup", x->speedup);
+    fputc('}', f);
+}
+
+static void json_device(FILE *f, const grade_ctx *g)
+{
+    const device_info *d = &g->device;
+    fputs("{\"name\": ", f);
+    json_string(f, g->emulated ? "CPU emulation" : d->name);
+    fputs(", \"compute_capability\": ", f);
+    json_string(f, d->cc);
+    fprintf(f, ", \"sm_count\": %d, \"clock_mhz\": %d, \"mem_clock_mhz\": %d, "
+               "\"l2_bytes\": %lld, \"driver\": ",
+            d->sm_count, d->clock_mhz, d->mem_clock_mhz, d->l2_bytes);
+    json_string(f, d->driver);
+    fputs(", \"runtime\": ", f);
+    json_string(f, d->runtime);
+    fputc('}', f);
+}
+
+int report_json(const char *path, const grade_ctx *g, const stage_result *st,
+                int n, int passed)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) return -1;
+    fputs("{\"lab\": ", f);
+    json_string(f, g->spec->id);
+    fputs(", \"submission\": ", f);
+    json_string(f, g->submission);
+    fprintf(f, ", \"mode\": \"%s\", \"device\": ", g->emulated ? "emulated" : "gpu");
+    json_device(f, g);
+    fputs(", \"compile_flags\": ", f);
+    json_string(f, g->compile_flags);
+    fprintf(f, ", \"seed\": %llu, \"stages\": [", (unsigned long long)g->seed);
+    for (int i = 0; i < n; i++) {
+        fprintf(f, "%s\n  {\"name\": \"%s\", \"status\": \"%s\", \"message\": ", i ? "," : "",
+                st[i].name, status_json(st[i].status));
+        json_string(f, st[i].summary);
+        fputs(", \"details\": ", f);
+        json_string(f, sb_str(&st[i].details));
+        fprintf(f, ", \"calls\": %d", st[i].calls);
+        json_field(f, "max_ulps", st[i].max_ulps);
+        if (st[i].sanitizer[0]) {
+            fputs(", \"sanitizer\": ", f);
+            json_string(f, st[i].sanitizer);
+        }
+        if (st[i].has_fast) json_fast(f, &st[i].fast);
+        fputc('}', f);
+    }
+    fprintf(f, "\n], \"passed\": %s}\n", passed ? "true" : "false");
+    return fclose(f) == 0 ? 0 : -1;
+}

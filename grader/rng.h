@@ -1,0 +1,57 @@
+/* rng.h - the seeded generator behind every input.
+ *
+ * splitmix64: tiny, fast, and the same sequence on every machine, so the
+ * parent (which computes the reference) and the runner (which feeds the GPU)
+ * draw identical inputs from the same seed without sending them across.
+ */
+#ifndef RNG_H
+#define RNG_H
+
+#include <stdint.h>
+#include <string.h>
+
+typedef struct { uint64_t state; } rng_t;
+
+static inline rng_t rng_seeded(uint64_t seed) { rng_t r = {seed}; return r; }
+
+static inline uint64_t rng_next(rng_t *r)
+{
+    uint64_t z = (r->state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* A new independent seed from a seed and a label (stage, call, buffer). */
+static inline uint64_t rng_derive(uint64_t seed, uint64_t label)
+{
+    rng_t r = rng_seeded(seed ^ (label * 0xd1b54a32d192ed03ull));
+    rng_next(&r);
+    return rng_next(&r);
+}
+
+/* Uniform in [0, 1) with 24 random bits: exactly representable as float. */
+static inline double rng_unit(rng_t *r)
+{
+    return (double)(rng_next(r) >> 40) * (1.0 / 16777216.0);
+}
+
+/* Uniform float in [lo, hi). */
+static inline float rng_float(rng_t *r, float lo, float hi)
+{
+    return (float)(lo + (hi - lo) * rng_unit(r));
+}
+
+static inline uint32_t rng_below(rng_t *r, uint32_t n)
+{
+    return (uint32_t)(((rng_next(r) >> 32) * (uint64_t)n) >> 32);
+}
+
+static inline float rng_bits_to_float(uint32_t bits)
+{
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+#endif

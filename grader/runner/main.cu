@@ -1,0 +1,103 @@
+/* main.cu - the runner: runner REQUEST RESPONSE
+ *
+ * Reads what the parent asks for, makes the calls, appends the records.
+ * Whatever the student's code prints goes to stdout/stderr, which the parent
+ * keeps in a log; the verdict never depends on it.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runner.h"
+
+static FILE *rsp_file;
+
+void rsp_open(const char *path)
+{
+    rsp_file = fopen(path, "wb");
+    if (!rsp_file) {
+        perror(path);
+        exit(70);
+    }
+}
+
+void rsp_write(proto_rec_kind kind, int call_index, const void *payload,
+               size_t bytes, const void *extra, size_t extra_bytes)
+{
+    proto_rec_head h = {PROTO_MAGIC, (int32_t)kind, call_index, 0};
+    int ok = fwrite(&h, sizeof h, 1, rsp_file) == 1 &&
+             (!bytes || fwrite(payload, bytes, 1, rsp_file) == 1) &&
+             (!extra_bytes || fwrite(extra, extra_bytes, 1, rsp_file) == 1) &&
+             fflush(rsp_file) == 0;
+    if (!ok) {
+        perror("runner: writing the response");
+        exit(70);
+    }
+}
+
+void rsp_fatal(const char *fmt, ...)
+{
+    proto_fatal f;
+    memset(&f, 0, sizeof f);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f.message, sizeof f.message, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "runner: %s\n", f.message);
+    rsp_write(REC_FATAL, -1, &f, sizeof f, NULL, 0);
+    exit(71);
+}
+
+static void read_request(const char *path, proto_request *req,
+                         proto_call **calls)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) rsp_fatal("cannot open the request %s", path);
+    if (fread(req, sizeof *req, 1, f) != 1 || req->magic != PROTO_MAGIC ||
+        req->version != PROTO_VERSION || req->n_calls < 0 ||
+        req->n_calls > 4 * LAB_MAX_CASES)
+        rsp_fatal("malformed request %s", path);
+    if (strcmp(req->lab_id, LAB_DEVICE.spec->id) != 0)
+        rsp_fatal("request is for lab %s but this runner is %s", req->lab_id,
+                  LAB_DEVICE.spec->id);
+    *calls = (proto_call *)calloc((size_t)req->n_calls + 1, sizeof **calls);
+    if (req->n_calls &&
+        fread(*calls, sizeof **calls, (size_t)req->n_calls, f) != (size_t)req->n_calls)
+        rsp_fatal("truncated request %s", path);
+    fclose(f);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 3) {
+        fprintf(stderr, "usage: %s REQUEST RESPONSE (run by the grader)\n", argv[0]);
+        return 64;
+    }
+    rsp_open(argv[2]);
+    proto_request req;
+    proto_call *calls;
+    read_request(argv[1], &req, &calls);
+
+    /* A non-blocking stream: work launched on the legacy default stream is
+     * not silently ordered with it, so the timing sees what the entry point
+     * really put on the stream it was given. */
+    cudaStream_t stream;
+    RUNNER_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+
+    if (req.mode == MODE_TIMING) {
+        if (req.n_calls != 2) rsp_fatal("timing needs 2 calls, got %d", req.n_calls);
+        run_timing(&req, &calls[0], &calls[1], stream);
+    } else {
+        for (int i = 0; i < req.n_calls; i++) {
+            buffer_set set;
+            buffers_create(&set, &calls[i]);
+            buffers_fill(&set, &calls[i]);
+            int context_ok = call_and_report(&set, &calls[i], i, stream);
+            if (!context_ok) break; /* a sticky error: nothing more can run */
+            buffers_destroy(&set);
+        }
+    }
+    free(calls);
+    fclose(rsp_file);
+    return 0;
+}

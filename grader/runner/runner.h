@@ -1,0 +1,65 @@
+/* runner.h - the child process that calls the student's code.
+ *
+ * It is trusted code linked with the student's file: it sets up guarded,
+ * poisoned device buffers, makes the calls the parent asked for, and writes
+ * back what happened. It judges nothing; the parent does.
+ */
+#ifndef RUNNER_H
+#define RUNNER_H
+
+#include <cuda_runtime.h>
+#include <stdio.h>
+
+#include "../protocol.h"
+
+extern "C" const lab_device LAB_DEVICE;
+
+/* One device buffer with guard bytes on both sides and a host image of the
+ * whole allocation (guards included), so a single copy each way moves it. */
+typedef struct {
+    lab_role role;
+    size_t elem_size, count, bytes; /* the buffer the student sees */
+    size_t offset;                  /* guard + misalignment, in bytes */
+    size_t alloc_bytes;
+    unsigned char *host; /* image of the whole allocation */
+    unsigned char *pristine; /* inputs: what was uploaded */
+    unsigned char *device;   /* start of the allocation */
+} guarded_buffer;
+
+typedef struct {
+    int n;
+    guarded_buffer buf[LAB_MAX_BUFFERS];
+    void *ptr[LAB_MAX_BUFFERS]; /* what the entry point receives */
+} buffer_set;
+
+/* Response records: each is flushed at once so a crash loses nothing. */
+void rsp_open(const char *path);
+void rsp_write(proto_rec_kind kind, int call_index, const void *payload,
+               size_t bytes, const void *extra, size_t extra_bytes);
+[[noreturn]] void rsp_fatal(const char *fmt, ...);
+
+/* Abort the run through REC_FATAL when the harness's own call fails. */
+#define RUNNER_CHECK(call)                                                    \
+    do {                                                                      \
+        cudaError_t runner_err_ = (call);                                     \
+        if (runner_err_ != cudaSuccess)                                       \
+            rsp_fatal("%s failed: %s (%s)", #call,                            \
+                      cudaGetErrorName(runner_err_),                          \
+                      cudaGetErrorString(runner_err_));                       \
+    } while (0)
+
+void buffers_create(buffer_set *set, const proto_call *call);
+void buffers_fill(buffer_set *set, const proto_call *call);
+void buffers_destroy(buffer_set *set);
+
+/* Make one call of the submission on buffers already filled, then report it
+ * (REC_BEGIN before, REC_RESULT after). Returns 0 if the context broke. */
+int call_and_report(buffer_set *set, const proto_call *call, int index,
+                    cudaStream_t stream);
+
+/* Time the items of the fast stage on `timed`, then make one reported call
+ * on fresh inputs (`recheck`, call index 1). */
+void run_timing(const proto_request *req, const proto_call *timed,
+                const proto_call *recheck, cudaStream_t stream);
+
+#endif

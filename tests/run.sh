@@ -1,0 +1,212 @@
+#!/usr/bin/env bash
+# tests/run.sh - the project's own tests; `make test` runs it.
+#
+# Every test prints one line: PASS name, FAIL name: why, or SKIP name: why.
+# The last line counts them: N passed, N failed, N skipped. Tests that need
+# a GPU are skipped (never passed) when there is none.
+set -u
+cd "$(dirname "$0")/.."
+
+BUILD=${BUILD:-build}
+NVCC=${NVCC:-nvcc}
+SM=${SM:-90}
+CC=${CC:-gcc}
+TRUSTED=${TRUSTED:-$BUILD/sm_$SM/trusted}
+OUT=$BUILD/test
+RESULTS=$OUT/results.txt
+rm -rf "$OUT"
+mkdir -p "$OUT"
+: >"$RESULTS"
+
+say() { echo "$*" | tee -a "$RESULTS"; }
+pass() { say "PASS $1"; }
+fail() { say "FAIL $1: $2"; }
+skip() { say "SKIP $1: $2"; }
+
+GRADE=("$BUILD/grade" --root . --nvcc "$NVCC" --arch "sm_$SM" --include common
+       --objects "$TRUSTED" --probe "$BUILD/probe")
+
+# ---------------------------------------------------------------- unit tests
+unit_tests() {
+    local bin=$OUT/unit
+    if ! $CC -std=c11 -O1 -Wall -Wextra -Werror -Wno-format-truncation -Igrader -Icommon \
+        -Itests/unit tests/unit/*.c grader/compare.c grader/stats.c grader/isolate.c \
+        grader/text.c grader/judge.c grader/lab_spec.c grader/labs.c labs/*/spec.c \
+        -lm -o "$bin" 2>"$OUT/unit-build.log"; then
+        fail unit/build "$(head -n 5 "$OUT/unit-build.log")"
+        return
+    fi
+    "$bin" | tee -a "$RESULTS"
+}
+
+# ------------------------------------------- every .cu compiles with nvcc
+compile_one() {
+    local src=$1 obj log
+    obj=$OUT/compile/$(echo "$src" | tr '/' '_').o
+    log=${obj%.o}.log
+    if $NVCC -c -O3 -std=c++17 -arch="sm_$SM" -Icommon -o "$obj" "$src" >"$log" 2>&1; then
+        echo "PASS compile/$src"
+    else
+        echo "FAIL compile/$src: $(grep -m 3 -i error "$log" | tr '\n' ' ')"
+    fi
+}
+export -f compile_one
+compile_all() {
+    mkdir -p "$OUT/compile"
+    local files
+    files=$(ls labs/*/*.cu solutions/*/*.cu tests/wrong/*/*.cu tests/correct/*/*.cu 2>/dev/null |
+            grep -v '/lab\.cu$')
+    echo "$files" | OUT=$OUT NVCC=$NVCC SM=$SM xargs -P "$(nproc)" -I{} bash -c 'compile_one "$@"' _ {} |
+        sort | tee -a "$RESULTS"
+}
+
+# ------------------------------------------------ the command line, no GPU
+# run NAME EXPECTED_EXIT PATTERN -- grade args...: the exit code and a phrase
+# of the output must both match.
+cli_case() {
+    local name=$1 want=$2 pattern=$3
+    shift 4
+    local log=$OUT/cli-$name.log code
+    "$@" >"$log" 2>&1
+    code=$?
+    if [ "$code" != "$want" ]; then
+        fail "cli/$name" "exit code $code, expected $want: $(tail -n 3 "$log" | tr '\n' ' ')"
+    elif ! grep -q -- "$pattern" "$log"; then
+        fail "cli/$name" "output lacks '$pattern': $(tail -n 3 "$log" | tr '\n' ' ')"
+    else
+        pass "cli/$name"
+    fi
+}
+
+cli_tests() {
+    local bad=$OUT/cli-src
+    mkdir -p "$bad"
+    printf '__global__ void k( { }\n' >"$bad/syntax_error.cu"
+    cat >"$bad/defines_main.cu" <<'EOF'
+#include <cuda_runtime.h>
+extern "C" cudaError_t vector_add(const float *, const float *, float *, int, cudaStream_t)
+{ return cudaSuccess; }
+int main() { return 0; }
+EOF
+    cli_case unknown_lab 2 "no lab called 'nope'" -- "${GRADE[@]}" --lab nope
+    cli_case bad_stage 2 "STAGE must be work, right or fast" -- "${GRADE[@]}" --lab 01 --stage quick
+    cli_case missing_submission 2 "cannot read the submission" -- \
+        "${GRADE[@]}" --lab 01 --submission "$bad/absent.cu"
+    cli_case does_not_compile 2 "does not build; the compiler says" -- \
+        "${GRADE[@]}" --lab 01 --submission "$bad/syntax_error.cu" --results "$OUT/cli-build.json"
+    if grep -q '"status": "error"' "$OUT/cli-build.json" 2>/dev/null &&
+       grep -q '"passed": false' "$OUT/cli-build.json"; then
+        pass cli/build_error_json
+    else
+        fail cli/build_error_json "no error stage or passed:false in $OUT/cli-build.json"
+    fi
+    cli_case compiler_message_shown 2 "syntax_error.cu(1)" -- \
+        "${GRADE[@]}" --lab 01 --submission "$bad/syntax_error.cu"
+    cli_case defines_main 2 "does your file define main" -- \
+        "${GRADE[@]}" --lab 01 --submission "$bad/defines_main.cu"
+    cli_case make_unknown_lab 2 "no lab called 'nope'" -- make --no-print-directory grade LAB=nope
+    cli_case wrapper_keeps_exit_code 2 "STAGE must be" -- ./grade LAB=01 STAGE=quick
+    if [ "$HAVE_GPU" = 0 ]; then
+        cli_case no_gpu_exit_3 3 "no usable GPU" -- \
+            "${GRADE[@]}" --lab 01 --results "$OUT/cli-nogpu.json"
+        if grep -q '"status": "skipped", "message": "skipped: needs a GPU"' "$OUT/cli-nogpu.json" 2>/dev/null; then
+            pass cli/no_gpu_json_says_skipped
+        else
+            fail cli/no_gpu_json_says_skipped "stages not reported as skipped in $OUT/cli-nogpu.json"
+        fi
+    else
+        skip cli/no_gpu_exit_3 "this machine has a GPU"
+        skip cli/no_gpu_json_says_skipped "this machine has a GPU"
+    fi
+}
+
+# -------------------------------------------------- end to end, on a GPU
+# The statuses of the three stages, e.g. "pass fail skipped" (error counts
+# as fail: both reject the submission).
+stages_of() {
+    grep -o '"name": "[a-z]*", "status": "[a-z]*"' "$1" | sed 's/.*"status": "//; s/"//' |
+        sed 's/error/fail/' | tr '\n' ' ' | sed 's/ $//'
+}
+
+e2e_case() {
+    local name=$1 lab=$2 file=$3 want=$4 stage=${5:-fast}
+    if [ "$HAVE_GPU" = 0 ]; then
+        skip "e2e/$name" "needs a GPU ($GPU_REASON)"
+        return
+    fi
+    local json=$OUT/e2e-$(echo "$name" | tr '/' '_').json log
+    log=${json%.json}.log
+    "${GRADE[@]}" --lab "$lab" --submission "$file" --stage "$stage" --results "$json" >"$log" 2>&1
+    local got
+    got=$(stages_of "$json" 2>/dev/null)
+    if [ "$got" = "$want" ]; then
+        pass "e2e/$name"
+    else
+        fail "e2e/$name" "stages '$got', expected '$want': $(grep -E '^(work|right|fast) ' "$log" | tr '\n' ' ')"
+    fi
+}
+
+# A wrong submission tests/wrong/LAB/NAME__STAGE.cu must pass every stage
+# before STAGE and fail STAGE; a correct one tests/correct/LAB/NAME__STAGE.cu
+# must pass every stage up to STAGE.
+expected_failure() {
+    case $1 in
+    work) echo "fail skipped skipped" ;;
+    right) echo "pass fail skipped" ;;
+    fast) echo "pass pass fail" ;;
+    esac
+}
+expected_pass() {
+    case $1 in
+    work) echo "pass skipped skipped" ;;
+    right) echo "pass pass skipped" ;;
+    fast) echo "pass pass pass" ;;
+    esac
+}
+
+e2e_tests() {
+    for dir in labs/[0-9][0-9]-*/; do
+        local lab student f base stage
+        lab=$(basename "$dir")
+        student=$(ls "$dir"*.cu | grep -v '/lab\.cu$' | head -n 1)
+        e2e_case "$lab/solution" "$lab" "solutions/$lab/$(basename "$student")" "pass pass pass"
+        e2e_case "$lab/skeleton" "$lab" "$student" "fail skipped skipped"
+        for f in tests/wrong/"$lab"/*.cu; do
+            [ -e "$f" ] || continue
+            base=$(basename "$f" .cu)
+            stage=${base##*__}
+            e2e_case "$lab/wrong/$base" "$lab" "$f" "$(expected_failure "$stage")"
+        done
+        for f in tests/correct/"$lab"/*.cu; do
+            [ -e "$f" ] || continue
+            base=$(basename "$f" .cu)
+            stage=${base##*__}
+            e2e_case "$lab/correct/$base" "$lab" "$f" "$(expected_pass "$stage")" "$stage"
+        done
+    done
+}
+
+# Is there a GPU? The trusted probe says.
+if "$BUILD/probe" >"$OUT/probe.txt" 2>&1; then
+    HAVE_GPU=1
+    GPU_REASON=
+else
+    HAVE_GPU=0
+    GPU_REASON="no usable GPU: $(grep '^error=' "$OUT/probe.txt" | cut -d= -f2-)"
+fi
+
+unit_tests
+compile_all
+cli_tests
+e2e_tests
+
+passed=$(grep -c '^PASS ' "$RESULTS")
+failed=$(grep -c '^FAIL ' "$RESULTS")
+skipped=$(grep -c '^SKIP ' "$RESULTS")
+if [ "$failed" -gt 0 ]; then
+    echo
+    echo "failures:"
+    grep '^FAIL ' "$RESULTS"
+fi
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]

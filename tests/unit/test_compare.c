@@ -1,0 +1,172 @@
+/* test_compare.c - the tolerance kinds and the NaN rules. */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "check.h"
+#include "compare.h"
+#include "protocol.h"
+
+static float from_bits(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+
+/* Compare got[] (floats) with exact[] under tol. */
+static cmp_result run(cmp_tolerance tol, const float *got, double *exact, double *abs_sum,
+                      int n)
+{
+    lab_expect e = {exact, abs_sum};
+    cmp_result r;
+    cmp_buffer(&tol, ELEM_F32, got, &e, n, &r);
+    return r;
+}
+
+static const cmp_tolerance EXACT = {TOL_EXACT, 0, 0, 0};
+
+static void exact_accepts_equal_values(void)
+{
+    float got[3] = {1.5f, -2.0f, 0.1f};
+    double exact[3] = {1.5, -2.0, 0.1}; /* 0.1 rounds to the same float */
+    cmp_result r = run(EXACT, got, exact, NULL, 3);
+    CHECK(r.bad == 0 && r.checked == 3);
+}
+
+static void exact_rejects_one_ulp(void)
+{
+    float got[1] = {nextafterf(1.0f, 2.0f)};
+    double exact[1] = {1.0};
+    cmp_result r = run(EXACT, got, exact, NULL, 1);
+    CHECK(r.bad == 1 && r.shown[0].kind == MIS_VALUE && r.shown[0].ulps == 1);
+}
+
+static void exact_tells_signed_zeros_apart(void)
+{
+    float got[1] = {0.0f};
+    double exact[1] = {-0.0};
+    CHECK(run(EXACT, got, exact, NULL, 1).bad == 1);
+}
+
+static void nan_never_passes_a_finite_reference(void)
+{
+    float got[1] = {NAN};
+    double exact[1] = {3.0};
+    cmp_tolerance loose = {TOL_ULP, 1e9, 0, 0};
+    cmp_result r = run(loose, got, exact, NULL, 1);
+    CHECK(r.bad == 1 && r.shown[0].kind == MIS_SPECIAL);
+    cmp_tolerance bound = {TOL_BOUND, 0, 1e9, 1000};
+    double sum[1] = {1e30};
+    CHECK(run(bound, got, exact, sum, 1).bad == 1);
+}
+
+static void nan_where_expected_passes(void)
+{
+    float got[2] = {NAN, from_bits(0x7fffffffu)};
+    double exact[2] = {NAN, NAN};
+    CHECK(run(EXACT, got, exact, NULL, 2).bad == 0);
+}
+
+static void a_number_where_nan_is_expected_fails(void)
+{
+    float got[1] = {0.0f};
+    double exact[1] = {NAN};
+    cmp_result r = run(EXACT, got, exact, NULL, 1);
+    CHECK(r.bad == 1 && r.shown[0].kind == MIS_SPECIAL);
+}
+
+static void infinities_must_match_in_sign(void)
+{
+    float got[2] = {INFINITY, -INFINITY};
+    double exact[2] = {INFINITY, INFINITY};
+    cmp_result r = run(EXACT, got, exact, NULL, 2);
+    CHECK(r.bad == 1 && r.shown[0].index == 1);
+}
+
+static void poison_is_never_written(void)
+{
+    float got[6];
+    double exact[6];
+    for (int i = 0; i < 6; i++) { got[i] = (float)i; exact[i] = i; }
+    got[2] = from_bits(PROTO_POISON_F32);
+    got[4] = from_bits(PROTO_POISON_F32);
+    cmp_result r = run(EXACT, got, exact, NULL, 6);
+    CHECK(r.bad == 2 && r.count[MIS_NEVER_WRITTEN] == 2);
+    CHECK(r.first_unwritten == 2 && r.last_unwritten == 4);
+    CHECK(r.shown[0].kind == MIS_NEVER_WRITTEN && r.shown[0].index == 2);
+}
+
+static void a_quiet_nan_is_not_poison(void)
+{
+    /* Arithmetic on the signalling poison yields a quiet NaN: written. */
+    float got[1] = {from_bits(PROTO_POISON_F32 | 0x00400000u)};
+    double exact[1] = {NAN};
+    cmp_result r = run(EXACT, got, exact, NULL, 1);
+    CHECK(r.bad == 0 && r.first_unwritten == -1);
+}
+
+static void ulp_tolerance_is_inclusive(void)
+{
+    float one_up = nextafterf(1.0f, 2.0f), two_up = nextafterf(one_up, 2.0f);
+    double exact[2] = {1.0, 1.0};
+    cmp_tolerance tol = {TOL_ULP, 1, 0, 0};
+    float got[2] = {one_up, two_up};
+    cmp_result r = run(tol, got, exact, NULL, 2);
+    CHECK(r.bad == 1 && r.shown[0].index == 1 && r.max_ulps == 2);
+}
+
+static void ulps_count_across_zero(void)
+{
+    float tiny = from_bits(1), minus_tiny = from_bits(0x80000001u);
+    CHECK(cmp_ulps_f32(tiny, minus_tiny) == 2);
+    CHECK(cmp_ulps_f32(0.0f, -0.0f) == 0);
+    CHECK(isinf(cmp_ulps_f32(NAN, 1.0f)));
+}
+
+static void bound_follows_higham(void)
+{
+    /* Sum of 1000 terms with sum|terms| = 1000: allowed error is
+     * 1 * gamma_1000 * 1000, about 6e-5. */
+    double allowed = cmp_gamma(1000) * 1000;
+    CHECK(fabs(allowed - 1000 * 1000 * 0x1p-24 / (1 - 1000 * 0x1p-24)) < 1e-12);
+    cmp_tolerance tol = {TOL_BOUND, 0, 1, 1000};
+    double exact[2] = {10.0, 10.0}, sum[2] = {1000, 1000};
+    float got[2] = {(float)(10.0 + 0.9 * allowed), (float)(10.0 + 3 * allowed)};
+    cmp_result r = run(tol, got, exact, sum, 2);
+    CHECK(r.bad == 1 && r.shown[0].index == 1);
+    cmp_result within = run(tol, got, exact, sum, 1); /* the first alone */
+    CHECK(within.bad == 0 && within.max_err_ratio > 0.8 && within.max_err_ratio < 1.0);
+}
+
+static void gamma_edge_cases(void)
+{
+    CHECK(cmp_gamma(0) == 0);
+    CHECK(isinf(cmp_gamma((int64_t)1 << 24)));
+}
+
+static void only_the_first_five_are_shown(void)
+{
+    float got[20];
+    double exact[20];
+    for (int i = 0; i < 20; i++) { got[i] = 1.0f; exact[i] = 2.0; }
+    cmp_result r = run(EXACT, got, exact, NULL, 20);
+    CHECK(r.bad == 20 && r.n_shown == CMP_SHOWN);
+    for (int i = 0; i < CMP_SHOWN; i++) CHECK(r.shown[i].index == i);
+}
+
+static void integers_compare_exactly(void)
+{
+    int32_t got[3] = {5, -7, (int32_t)PROTO_POISON_I32};
+    double exact[3] = {5, -6, 1};
+    lab_expect e = {exact, NULL};
+    cmp_result r;
+    cmp_buffer(&EXACT, ELEM_I32, got, &e, 3, &r);
+    CHECK(r.bad == 2 && r.count[MIS_VALUE] == 1 && r.count[MIS_NEVER_WRITTEN] == 1);
+}
+
+const unit_test compare_tests[] = {
+    TEST(exact_accepts_equal_values), TEST(exact_rejects_one_ulp),
+    TEST(exact_tells_signed_zeros_apart), TEST(nan_never_passes_a_finite_reference),
+    TEST(nan_where_expected_passes), TEST(a_number_where_nan_is_expected_fails),
+    TEST(infinities_must_match_in_sign), TEST(poison_is_never_written),
+    TEST(a_quiet_nan_is_not_poison), TEST(ulp_tolerance_is_inclusive),
+    TEST(ulps_count_across_zero), TEST(bound_follows_higham), TEST(gamma_edge_cases),
+    TEST(only_the_first_five_are_shown), TEST(integers_compare_exactly),
+};
+const int compare_tests_count = sizeof compare_tests / sizeof compare_tests[0];

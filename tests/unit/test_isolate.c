@@ -1,0 +1,91 @@
+/* test_isolate.c - children that exit, fail, crash, hang or talk, played by
+ * small shell stand-ins (no GPU needed). */
+#define _POSIX_C_SOURCE 200809L
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "isolate.h"
+
+static char log_path[256];
+
+static iso_result sh(const char *script, double limit_s)
+{
+    snprintf(log_path, sizeof log_path, "/tmp/cudalab-unit-%d.log", (int)getpid());
+    unlink(log_path);
+    char *argv[] = {"sh", "-c", (char *)script, NULL};
+    iso_result r;
+    memset(&r, 0, sizeof r);
+    if (iso_run(argv, log_path, limit_s, &r) != 0) r.started = -1;
+    return r;
+}
+
+static void a_clean_exit(void)
+{
+    iso_result r = sh("exit 0", 10);
+    CHECK(r.started == 1 && r.exited && r.exit_code == 0 && !r.timed_out);
+}
+
+static void an_exit_code_comes_back(void)
+{
+    iso_result r = sh("exit 3", 10);
+    CHECK(r.exited && r.exit_code == 3);
+}
+
+static void a_crash_is_a_signal(void)
+{
+    iso_result r = sh("kill -SEGV $$", 10);
+    CHECK(r.signaled && r.signal == SIGSEGV && !r.exited);
+    char how[96];
+    iso_describe(&r, how, sizeof how);
+    CHECK(strstr(how, "signal 11") != NULL);
+}
+
+static void a_hang_is_stopped_at_the_limit(void)
+{
+    iso_result r = sh("sleep 30", 0.5);
+    CHECK(r.timed_out && r.wall_s < 5);
+}
+
+static void a_hang_in_a_grandchild_is_stopped_too(void)
+{
+    /* The child waits on a grandchild that ignores the usual signals. */
+    iso_result r = sh("trap '' TERM INT; sleep 30 & wait", 0.5);
+    CHECK(r.timed_out && r.wall_s < 5);
+}
+
+static void output_goes_to_the_log(void)
+{
+    iso_result r = sh("echo to-stdout; echo to-stderr >&2", 10);
+    CHECK(r.exited && r.exit_code == 0);
+    char *tail = iso_log_tail(log_path, 1000);
+    CHECK(tail && strstr(tail, "to-stdout") && strstr(tail, "to-stderr"));
+    free(tail);
+}
+
+static void the_log_tail_starts_at_a_line(void)
+{
+    sh("i=0; while [ $i -lt 500 ]; do echo line-$i; i=$((i+1)); done", 10);
+    char *tail = iso_log_tail(log_path, 100);
+    CHECK(tail && strncmp(tail, "line-", 5) == 0 && strstr(tail, "line-499"));
+    free(tail);
+}
+
+static void a_missing_program_is_not_started(void)
+{
+    char *argv[] = {"/nonexistent/program", NULL};
+    iso_result r;
+    CHECK(iso_run(argv, "/tmp/cudalab-unit-missing.log", 10, &r) == 0);
+    CHECK(!r.started);
+}
+
+const unit_test isolate_tests[] = {
+    TEST(a_clean_exit), TEST(an_exit_code_comes_back), TEST(a_crash_is_a_signal),
+    TEST(a_hang_is_stopped_at_the_limit), TEST(a_hang_in_a_grandchild_is_stopped_too),
+    TEST(output_goes_to_the_log), TEST(the_log_tail_starts_at_a_line),
+    TEST(a_missing_program_is_not_started),
+};
+const int isolate_tests_count = sizeof isolate_tests / sizeof isolate_tests[0];

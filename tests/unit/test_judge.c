@@ -1,0 +1,161 @@
+/* test_judge.c - the verdict on one call, from a hand-made runner record:
+ * every kind of failure is caught and explained, a right call passes. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "grade.h"
+#include "rng.h"
+
+extern const lab_spec LAB_01_VECTOR_ADD;
+
+enum { N = 100 };
+
+typedef struct {
+    grade_ctx g;
+    proto_call call;
+    call_record rec;
+    float out[N];
+    stage_result st;
+} scene;
+
+/* A call of lab 01 at n = 100 whose outputs are exactly right. */
+static void right_call(scene *s)
+{
+    memset(s, 0, sizeof *s);
+    s->g.spec = &LAB_01_VECTOR_ADD;
+    s->call.c.dims[0] = N;
+    s->call.seed = 99;
+    float a[N], b[N];
+    LAB_01_VECTOR_ADD.generate(0, &s->call.c, rng_derive(99, 0), a, N);
+    LAB_01_VECTOR_ADD.generate(1, &s->call.c, rng_derive(99, 1), b, N);
+    for (int i = 0; i < N; i++) s->out[i] = a[i] + b[i];
+    for (int b = 0; b < LAB_MAX_BUFFERS; b++)
+        s->rec.result.buf[b].guard_before = s->rec.result.buf[b].guard_after =
+            s->rec.result.buf[b].changed_first = -1;
+    s->rec.begun = s->rec.finished = 1;
+    s->rec.result.outputs_follow = 1;
+    s->rec.outputs = (unsigned char *)s->out;
+    s->rec.outputs_bytes = sizeof s->out;
+}
+
+static int judge(scene *s, int strict)
+{
+    return judge_call(&s->g, &s->call, &s->rec, strict, &s->st);
+}
+
+static int says(const scene *s, const char *text)
+{
+    return strstr(s->st.summary, text) || strstr(sb_str(&s->st.details), text);
+}
+
+static void a_right_call_passes(void)
+{
+    scene s;
+    right_call(&s);
+    CHECK(judge(&s, 1) == 1 && s.st.status != ST_FAIL && s.st.max_ulps == 0);
+    sb_free(&s.st.details);
+}
+
+static void one_wrong_element_fails_with_its_index(void)
+{
+    scene s;
+    right_call(&s);
+    s.out[7] += 1.0f;
+    CHECK(judge(&s, 0) == 0 && s.st.status == ST_FAIL);
+    CHECK(says(&s, "d_c: 1 of 100 elements wrong at n=100"));
+    CHECK(says(&s, "d_c[7]: expected"));
+    CHECK(says(&s, "hint: c[i] must be a[i] + b[i]"));
+    sb_free(&s.st.details);
+}
+
+static void unwritten_outputs_say_so(void)
+{
+    scene s;
+    right_call(&s);
+    uint32_t poison = PROTO_POISON_F32;
+    for (int i = 90; i < N; i++) memcpy(&s.out[i], &poison, 4);
+    CHECK(judge(&s, 0) == 0);
+    CHECK(says(&s, "never written"));
+    CHECK(says(&s, "between index 90 and 99"));
+    CHECK(says(&s, "the grid must cover all n elements"));
+    sb_free(&s.st.details);
+}
+
+static void a_refused_launch_names_the_error(void)
+{
+    scene s;
+    right_call(&s);
+    s.rec.result.entry_status = 9;
+    strcpy(s.rec.result.entry_name, "cudaErrorInvalidConfiguration");
+    CHECK(judge(&s, 0) == 0);
+    CHECK(says(&s, "vector_add returned cudaErrorInvalidConfiguration at n=100"));
+    sb_free(&s.st.details);
+}
+
+static void a_swallowed_launch_error_is_caught(void)
+{
+    scene s;
+    right_call(&s);
+    s.rec.result.last_status = 9;
+    strcpy(s.rec.result.last_name, "cudaErrorInvalidConfiguration");
+    CHECK(judge(&s, 0) == 0);
+    CHECK(says(&s, "but vector_add returned cudaSuccess"));
+    sb_free(&s.st.details);
+}
+
+static void a_kernel_fault_is_a_failure(void)
+{
+    scene s;
+    right_call(&s);
+    s.rec.result.sync_status = 700;
+    strcpy(s.rec.result.sync_name, "cudaErrorIllegalAddress");
+    CHECK(judge(&s, 0) == 0);
+    CHECK(says(&s, "the kernel failed with cudaErrorIllegalAddress"));
+    sb_free(&s.st.details);
+}
+
+static void writing_past_the_end_fails_right_only(void)
+{
+    scene s;
+    right_call(&s);
+    s.rec.result.buf[2].guard_after = 0;
+    CHECK(judge(&s, 0) == 1);
+    CHECK(says(&s, "note: wrote past the end of d_c"));
+    sb_free(&s.st.details);
+    right_call(&s);
+    s.rec.result.buf[2].guard_after = 0;
+    CHECK(judge(&s, 1) == 0);
+    CHECK(says(&s, "wrote past the end of d_c (0 bytes after its last element)"));
+    CHECK(says(&s, "guard the body with if (i < n)"));
+    sb_free(&s.st.details);
+}
+
+static void writing_in_front_fails(void)
+{
+    scene s;
+    right_call(&s);
+    s.rec.result.buf[2].guard_before = 4;
+    CHECK(judge(&s, 1) == 0 && says(&s, "wrote in front of d_c (4 bytes"));
+    sb_free(&s.st.details);
+}
+
+static void a_changed_input_fails_right(void)
+{
+    scene s;
+    right_call(&s);
+    s.rec.result.buf[0].changed_first = 3;
+    s.rec.result.buf[0].changed_count = 97;
+    CHECK(judge(&s, 1) == 0);
+    CHECK(says(&s, "changed the input d_a (97 elements, first at index 3)"));
+    sb_free(&s.st.details);
+}
+
+const unit_test judge_tests[] = {
+    TEST(a_right_call_passes), TEST(one_wrong_element_fails_with_its_index),
+    TEST(unwritten_outputs_say_so), TEST(a_refused_launch_names_the_error),
+    TEST(a_swallowed_launch_error_is_caught), TEST(a_kernel_fault_is_a_failure),
+    TEST(writing_past_the_end_fails_right_only), TEST(writing_in_front_fails),
+    TEST(a_changed_input_fails_right),
+};
+const int judge_tests_count = sizeof judge_tests / sizeof judge_tests[0];

@@ -1,0 +1,151 @@
+/* test_spec.c - every registered lab's spec is complete and its inputs are
+ * worth testing with. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "lab_spec.h"
+
+extern const lab_spec *const LAB_REGISTRY[];
+
+static int64_t volume(const lab_spec *s, const lab_case *c)
+{
+    int64_t v = 1;
+    for (int d = 0; d < s->n_dims; d++) v *= c->dims[d];
+    return v;
+}
+
+static void every_lab_has_its_files(void)
+{
+    for (int i = 0; LAB_REGISTRY[i]; i++) {
+        const lab_spec *s = LAB_REGISTRY[i];
+        char path[512];
+        snprintf(path, sizeof path, "labs/%s/%s", s->id, s->student_file);
+        CHECK(access(path, R_OK) == 0);
+        snprintf(path, sizeof path, "solutions/%s/%s", s->id, s->student_file);
+        CHECK(access(path, R_OK) == 0);
+        snprintf(path, sizeof path, "labs/%s/README.md", s->id);
+        CHECK(access(path, R_OK) == 0);
+    }
+}
+
+static void every_lab_is_complete(void)
+{
+    for (int i = 0; LAB_REGISTRY[i]; i++) {
+        const lab_spec *s = LAB_REGISTRY[i];
+        CHECK(s->title && s->entry && s->signature && s->n_dims > 0 && s->n_buffers > 0);
+        CHECK(s->buffer_count && s->generate && s->reference && s->tolerance.why);
+        CHECK(s->tolerance.kind != TOL_BOUND || s->tolerance.terms);
+        CHECK(s->work.n > 0 && s->right.n > 0 && s->sanitize.n > 0);
+        CHECK(s->fast.bytes && s->fast.baseline && s->fast.calibration);
+        CHECK(s->fast.min_roofline > 0 && s->fast.min_roofline <= 1);
+        CHECK(s->fast.min_speedup >= 1);
+        int outputs = 0;
+        for (int b = 0; b < s->n_buffers; b++) outputs += s->buffers[b].role == BUF_OUTPUT;
+        CHECK(outputs > 0);
+    }
+}
+
+/* The right stage must try the sizes that break kernels: empty, one
+ * element, and sizes that are not a multiple of a warp. */
+static void right_tries_the_awkward_sizes(void)
+{
+    for (int i = 0; LAB_REGISTRY[i]; i++) {
+        const lab_spec *s = LAB_REGISTRY[i];
+        int empty = 0, one = 0, odd = 0, adversarial = 0;
+        for (int k = 0; k < s->right.n; k++) {
+            const lab_case *c = &s->right.list[k];
+            int64_t v = volume(s, c);
+            empty |= v == 0;
+            one |= v == 1;
+            for (int d = 0; d < s->n_dims; d++) odd |= c->dims[d] % 32 != 0;
+            adversarial |= c->variant != 0;
+            CHECK(s->variant_names[c->variant] != NULL);
+        }
+        CHECK(empty && one && odd && adversarial);
+    }
+}
+
+static void *generate(const lab_spec *s, int b, const lab_case *c, uint64_t seed)
+{
+    size_t n = s->buffer_count(b, c->dims);
+    void *h = calloc(n + 1, lab_elem_size(s->buffers[b].elem));
+    s->generate(b, c, seed, h, n);
+    return h;
+}
+
+static void inputs_are_deterministic_and_not_trivial(void)
+{
+    for (int i = 0; LAB_REGISTRY[i]; i++) {
+        const lab_spec *s = LAB_REGISTRY[i];
+        const lab_case *c = &s->work.list[0];
+        for (int b = 0; b < s->n_buffers; b++) {
+            if (s->buffers[b].role != BUF_INPUT) continue;
+            size_t n = s->buffer_count(b, c->dims);
+            size_t bytes = n * lab_elem_size(s->buffers[b].elem);
+            unsigned char *x = generate(s, b, c, 7), *y = generate(s, b, c, 7),
+                          *z = generate(s, b, c, 8);
+            CHECK(memcmp(x, y, bytes) == 0);
+            CHECK(memcmp(x, z, bytes) != 0);
+            size_t zero_words = 0;
+            for (size_t k = 0; k < n; k++) {
+                uint32_t w;
+                memcpy(&w, x + k * 4, 4);
+                zero_words += w == 0;
+            }
+            CHECK(zero_words * 10 < n); /* never all (or mostly) zeros */
+            free(x); free(y); free(z);
+        }
+    }
+}
+
+/* On typical inputs the reference is finite, and not the same as any
+ * single input (so copying an input through cannot pass). */
+static void the_reference_is_not_an_input(void)
+{
+    for (int i = 0; LAB_REGISTRY[i]; i++) {
+        const lab_spec *s = LAB_REGISTRY[i];
+        const lab_case *c = &s->work.list[0];
+        void *inputs[LAB_MAX_BUFFERS] = {0};
+        lab_expect out[LAB_MAX_BUFFERS] = {{0}};
+        for (int b = 0; b < s->n_buffers; b++) {
+            size_t n = s->buffer_count(b, c->dims);
+            if (s->buffers[b].role == BUF_INPUT) inputs[b] = generate(s, b, c, 11);
+            if (s->buffers[b].role == BUF_OUTPUT) {
+                out[b].value = calloc(n + 1, sizeof(double));
+                out[b].abs_sum = calloc(n + 1, sizeof(double));
+            }
+        }
+        s->reference(c, (const void *const *)inputs, out);
+        for (int o = 0; o < s->n_buffers; o++) {
+            if (s->buffers[o].role != BUF_OUTPUT) continue;
+            size_t n = s->buffer_count(o, c->dims);
+            for (size_t k = 0; k < n; k++) CHECK(isfinite(out[o].value[k]));
+            for (int b = 0; b < s->n_buffers; b++) {
+                if (!inputs[b] || s->buffers[b].elem != ELEM_F32 ||
+                    s->buffer_count(b, c->dims) != n)
+                    continue;
+                size_t same = 0;
+                for (size_t k = 0; k < n; k++)
+                    same += (float)out[o].value[k] == ((float *)inputs[b])[k];
+                CHECK(same * 10 < n);
+            }
+        }
+        for (int b = 0; b < s->n_buffers; b++) {
+            free(inputs[b]);
+            free(out[b].value);
+            free(out[b].abs_sum);
+        }
+    }
+}
+
+const unit_test spec_tests[] = {
+    TEST(every_lab_has_its_files), TEST(every_lab_is_complete),
+    TEST(right_tries_the_awkward_sizes), TEST(inputs_are_deterministic_and_not_trivial),
+    TEST(the_reference_is_not_an_input),
+};
+const int spec_tests_count = sizeof spec_tests / sizeof spec_tests[0];
