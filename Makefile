@@ -27,16 +27,34 @@ TRUSTED   := $(BUILD)/sm_$(SM)/trusted
 
 # The engine: the parent process that never loads student code.
 GRADE_SRCS := $(filter-out grader/probe.c,$(wildcard grader/*.c))
-GRADE_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(GRADE_SRCS)) $(patsubst %.c,$(OBJ)/%.o,$(wildcard labs/*/spec.c))
+REGISTRY   := $(OBJ)/lab_registry.c
+GRADE_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(GRADE_SRCS)) $(patsubst %.c,$(OBJ)/%.o,$(wildcard labs/*/spec.c)) \
+              $(OBJ)/lab_registry.o
 # What the runner is linked from, besides the submission.
 RUNNER_SRCS := $(wildcard grader/runner/*.cu)
 
-.PHONY: all grade grade-command test solutions clean check-lab
+.PHONY: all grade grade-command test solutions clean check-lab FORCE
 
 all: $(BUILD)/grade $(BUILD)/probe $(foreach l,$(LABS),$(TRUSTED)/$(l)/.built)
 
 $(OBJ)/%.o: %.c $(wildcard grader/*.h)
 	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+# Every folder labs/NN-name/ is a lab whose spec.c defines LAB_NN_NAME; the
+# registry is written from the folder list (and only replaced when it
+# changes, so nothing rebuilds needlessly).
+$(REGISTRY): FORCE
+	@mkdir -p $(dir $@)
+	@{ echo '/* Written by make from the folders in labs/: every lab the grader knows. */'; \
+	  echo '#include <stddef.h>'; echo '#include "lab_spec.h"'; \
+	  for l in $(LABS); do echo "extern const lab_spec LAB_$$(echo $$l | tr 'a-z-' 'A-Z_');"; done; \
+	  echo 'const lab_spec *const LAB_REGISTRY[] = {'; \
+	  for l in $(LABS); do echo "    &LAB_$$(echo $$l | tr 'a-z-' 'A-Z_'),"; done; \
+	  echo '    NULL,'; echo '};'; } >$@.tmp
+	@cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
+
+$(OBJ)/lab_registry.o: $(REGISTRY) grader/lab_spec.h
 	$(CC) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/grade: $(GRADE_OBJS)
@@ -83,7 +101,7 @@ solutions: all
 	done; exit $$status
 
 test: all
-	@BUILD=$(BUILD) NVCC=$(NVCC) SM=$(SM) CC=$(CC) CUDA_HOME=$(CUDA_HOME) TRUSTED=$(TRUSTED) \
+	@BUILD=$(BUILD) NVCC=$(NVCC) SM=$(SM) CC=$(CC) CUDA_HOME=$(CUDA_HOME) TRUSTED=$(TRUSTED) REGISTRY=$(REGISTRY) \
 	  bash tests/run.sh
 
 clean:

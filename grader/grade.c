@@ -14,7 +14,7 @@
 #include "grade.h"
 #include "isolate.h"
 
-extern const lab_spec *const LAB_REGISTRY[];
+extern const lab_spec *const LAB_REGISTRY[]; /* written by make */
 
 enum { EXIT_PASSED = 0, EXIT_FAILED = 1, EXIT_USAGE = 2, EXIT_NO_GPU = 3 };
 

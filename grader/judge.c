@@ -122,9 +122,13 @@ static void show_mismatches(const grade_ctx *g, const proto_call *call, int b,
             sb_printf(&st->details, "%s: expected %.9g, got %.9g (%.0f ulp apart)\n",
                       where, m->expected, m->got, m->ulps);
     }
-    if (cr->first_unwritten >= 0)
-        sb_printf(&st->details, "%lld elements never written, between index %lld and %lld\n",
-                  (long long)cr->count[MIS_NEVER_WRITTEN], (long long)cr->first_unwritten,
+    int64_t unwritten = cr->count[MIS_NEVER_WRITTEN];
+    if (unwritten == 1)
+        sb_printf(&st->details, "1 element never written, at index %lld\n",
+                  (long long)cr->first_unwritten);
+    else if (unwritten > 1)
+        sb_printf(&st->details, "%lld elements never written, from index %lld to %lld\n",
+                  (long long)unwritten, (long long)cr->first_unwritten,
                   (long long)cr->last_unwritten);
     char tol[96];
     sb_printf(&st->details, "tolerance: %s: %s\n", tolerance_text(spec, tol, sizeof tol),
@@ -172,7 +176,13 @@ static int judge_outputs(const grade_ctx *g, const proto_call *call,
         if (cr.bad == 0) continue;
         ok = 0;
         show_mismatches(g, call, b, &cr, st);
-        fail(st, mismatch_hint(&spec->hints, cr.shown[0].kind),
+        char nothing[300];
+        snprintf(nothing, sizeof nothing,
+                 "nothing was written at all: is the kernel launched, on the stream "
+                 "you were given, and did the launch succeed? (start at TODO(1) in %s)",
+                 spec->student_file);
+        int all_unwritten = count > 0 && cr.count[MIS_NEVER_WRITTEN] == count;
+        fail(st, all_unwritten ? nothing : mismatch_hint(&spec->hints, cr.shown[0].kind),
              "%s: %lld of %lld elements wrong at %s", spec->buffers[b].name,
              (long long)cr.bad, (long long)count, where);
     }
@@ -182,8 +192,9 @@ static int judge_outputs(const grade_ctx *g, const proto_call *call,
 
 /* Writes outside a buffer and changed inputs. Returns 1 if clean; in the
  * non-strict stage problems become notes and the call still passes. */
-static int judge_memory(const grade_ctx *g, const call_record *rec, int strict,
-                        const char *where, stage_result *st)
+static int judge_memory(const grade_ctx *g, const call_record *rec,
+                        const int64_t *rec_dims, int strict, const char *where,
+                        stage_result *st)
 {
     const lab_spec *spec = g->spec;
     const lab_hints *h = &spec->hints;
@@ -192,14 +203,18 @@ static int judge_memory(const grade_ctx *g, const call_record *rec, int strict,
         const char *name = spec->buffers[b].name;
         char what[200];
         const char *hint = NULL;
+        int64_t count = (int64_t)spec->buffer_count(b, rec_dims);
+        int64_t elem = (int64_t)lab_elem_size(spec->buffers[b].elem);
         if (r->guard_after >= 0) {
-            snprintf(what, sizeof what, "wrote past the end of %s (%lld bytes after its last element) at %s",
-                     name, (long long)r->guard_after, where);
+            /* Report elements, not bytes: a stray float can share its low
+             * bytes with the guard pattern. */
+            snprintf(what, sizeof what, "wrote past the end of %s (to %s[%lld]) at %s",
+                     name, name, (long long)(count + r->guard_after / elem), where);
             hint = hint_or(h->write_after, "a missing or wrong bounds check: "
                                            "threads past the end must not write");
         } else if (r->guard_before >= 0) {
-            snprintf(what, sizeof what, "wrote in front of %s (%lld bytes before its first element) at %s",
-                     name, (long long)r->guard_before, where);
+            snprintf(what, sizeof what, "wrote in front of %s (to %s[-%lld]) at %s", name, name,
+                     (long long)((r->guard_before + elem - 1) / elem), where);
             hint = hint_or(h->write_before, "a negative index, or a vector access "
                                             "rounded down below the buffer's start");
         } else if (r->changed_first >= 0) {
@@ -255,5 +270,5 @@ int judge_call(const grade_ctx *g, const proto_call *call,
         return 0;
     }
     if (!judge_outputs(g, call, rec, where, st)) return 0;
-    return judge_memory(g, rec, strict, where, st);
+    return judge_memory(g, rec, call->c.dims, strict, where, st);
 }

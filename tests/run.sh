@@ -12,6 +12,7 @@ NVCC=${NVCC:-nvcc}
 SM=${SM:-90}
 CC=${CC:-gcc}
 TRUSTED=${TRUSTED:-$BUILD/sm_$SM/trusted}
+REGISTRY=${REGISTRY:-$BUILD/obj/lab_registry.c}
 OUT=$BUILD/test
 RESULTS=$OUT/results.txt
 rm -rf "$OUT"
@@ -31,7 +32,7 @@ unit_tests() {
     local bin=$OUT/unit
     if ! $CC -std=c11 -O1 -Wall -Wextra -Werror -Wno-format-truncation -Igrader -Icommon \
         -Itests/unit tests/unit/*.c grader/compare.c grader/stats.c grader/isolate.c \
-        grader/text.c grader/judge.c grader/lab_spec.c grader/labs.c labs/*/spec.c \
+        grader/text.c grader/judge.c grader/lab_spec.c "$REGISTRY" labs/*/spec.c \
         -lm -o "$bin" 2>"$OUT/unit-build.log"; then
         fail unit/build "$(head -n 5 "$OUT/unit-build.log")"
         return

@@ -77,7 +77,7 @@ static void unwritten_outputs_say_so(void)
     for (int i = 90; i < N; i++) memcpy(&s.out[i], &poison, 4);
     CHECK(judge(&s, 0) == 0);
     CHECK(says(&s, "never written"));
-    CHECK(says(&s, "between index 90 and 99"));
+    CHECK(says(&s, "10 elements never written, from index 90 to 99"));
     CHECK(says(&s, "the grid must cover all n elements"));
     sb_free(&s.st.details);
 }
@@ -124,9 +124,9 @@ static void writing_past_the_end_fails_right_only(void)
     CHECK(says(&s, "note: wrote past the end of d_c"));
     sb_free(&s.st.details);
     right_call(&s);
-    s.rec.result.buf[2].guard_after = 0;
+    s.rec.result.buf[2].guard_after = 6; /* bytes: inside the second element past the end */
     CHECK(judge(&s, 1) == 0);
-    CHECK(says(&s, "wrote past the end of d_c (0 bytes after its last element)"));
+    CHECK(says(&s, "wrote past the end of d_c (to d_c[101]) at n=100"));
     CHECK(says(&s, "guard the body with if (i < n)"));
     sb_free(&s.st.details);
 }
@@ -136,7 +136,7 @@ static void writing_in_front_fails(void)
     scene s;
     right_call(&s);
     s.rec.result.buf[2].guard_before = 4;
-    CHECK(judge(&s, 1) == 0 && says(&s, "wrote in front of d_c (4 bytes"));
+    CHECK(judge(&s, 1) == 0 && says(&s, "wrote in front of d_c (to d_c[-1]) at n=100"));
     sb_free(&s.st.details);
 }
 
@@ -151,7 +151,32 @@ static void a_changed_input_fails_right(void)
     sb_free(&s.st.details);
 }
 
+static void nothing_written_gets_its_own_hint(void)
+{
+    scene s;
+    right_call(&s);
+    uint32_t poison = PROTO_POISON_F32;
+    for (int i = 0; i < N; i++) memcpy(&s.out[i], &poison, 4);
+    CHECK(judge(&s, 0) == 0);
+    CHECK(says(&s, "nothing was written at all"));
+    CHECK(says(&s, "TODO(1) in vector_add.cu"));
+    CHECK(!says(&s, "the grid must cover"));
+    sb_free(&s.st.details);
+}
+
+static void one_unwritten_element_is_named(void)
+{
+    scene s;
+    right_call(&s);
+    uint32_t poison = PROTO_POISON_F32;
+    memcpy(&s.out[N - 1], &poison, 4);
+    CHECK(judge(&s, 0) == 0);
+    CHECK(says(&s, "1 element never written, at index 99"));
+    sb_free(&s.st.details);
+}
+
 const unit_test judge_tests[] = {
+    TEST(nothing_written_gets_its_own_hint), TEST(one_unwritten_element_is_named),
     TEST(a_right_call_passes), TEST(one_wrong_element_fails_with_its_index),
     TEST(unwritten_outputs_say_so), TEST(a_refused_launch_names_the_error),
     TEST(a_swallowed_launch_error_is_caught), TEST(a_kernel_fault_is_a_failure),

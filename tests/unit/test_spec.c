@@ -10,7 +10,7 @@
 #include "check.h"
 #include "lab_spec.h"
 
-extern const lab_spec *const LAB_REGISTRY[];
+extern const lab_spec *const LAB_REGISTRY[]; /* written by make */
 
 static int64_t volume(const lab_spec *s, const lab_case *c)
 {
