@@ -3,6 +3,7 @@
 #   make grade LAB=01 [SUBMISSION=file.cu] [STAGE=work|right|fast] [RESULTS=out.json] [SEED=n]
 #   make test          the project's own tests (last line: N passed, N failed, N skipped)
 #   make solutions     grade every reference solution
+#   make ladder LAB=NN check and time every rung of the lab's solution ladder
 #   make clean
 #
 # SM=90 picks the GPU architecture; by default it is read off the GPU, or 90
@@ -33,7 +34,7 @@ GRADE_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(GRADE_SRCS)) $(patsubst %.c,$(OBJ)/%.o
 # What the runner is linked from, besides the submission.
 RUNNER_SRCS := $(wildcard grader/runner/*.cu)
 
-.PHONY: all grade grade-command test solutions clean check-lab FORCE
+.PHONY: all grade ladder grade-command test solutions clean check-lab FORCE
 
 all: $(BUILD)/grade $(BUILD)/probe $(foreach l,$(LABS),$(TRUSTED)/$(l)/.built)
 
@@ -85,12 +86,16 @@ check-lab:
 GRADE_CMD = $(BUILD)/grade --lab $(LAB_ID) --root . --nvcc $(NVCC) --arch sm_$(SM) \
 	--include common --objects $(TRUSTED) --probe $(BUILD)/probe --stage $(STAGE) \
 	$(if $(SUBMISSION),--submission '$(SUBMISSION)') $(if $(RESULTS),--results '$(RESULTS)') \
-	$(if $(SEED),--seed $(SEED)) $(if $(KEEP),--keep)
+	$(if $(SEED),--seed $(SEED)) $(if $(KEEP),--keep) $(if $(LADDER),--ladder)
 
 # make can only exit 0 or 2; ./grade takes the same arguments and keeps the
 # grader's exit codes (0 passed, 1 failed, 2 usage or build error, 3 no GPU).
 grade: check-lab $(BUILD)/grade $(BUILD)/probe $(TRUSTED)/$(LAB_ID)/.built
 	@$(GRADE_CMD)
+
+# Check and time every rung of solutions/NN-name/ladder.cu in one run.
+ladder: check-lab $(BUILD)/grade $(BUILD)/probe $(TRUSTED)/$(LAB_ID)/.built
+	@$(GRADE_CMD) --ladder
 
 grade-command: check-lab $(BUILD)/grade $(BUILD)/probe $(TRUSTED)/$(LAB_ID)/.built
 	@echo "$(GRADE_CMD)"

@@ -75,7 +75,8 @@ int build_runner(const build_config *b, grade_ctx *g, char *runner,
                  size_t runner_size, char **log)
 {
     char src[512], obj[512], log_path[512], include[512];
-    snprintf(src, sizeof src, "%s/%s", g->scratch, g->spec->student_file);
+    const char *base = strrchr(g->submission, '/');
+    snprintf(src, sizeof src, "%s/%s", g->scratch, base ? base + 1 : g->submission);
     snprintf(obj, sizeof obj, "%s/submission.o", g->scratch);
     snprintf(log_path, sizeof log_path, "%s/build.log", g->scratch);
     snprintf(runner, runner_size, "%s/runner", g->scratch);
@@ -88,8 +89,12 @@ int build_runner(const build_config *b, grade_ctx *g, char *runner,
 
     char arch[64];
     snprintf(arch, sizeof arch, "-arch=%s", b->arch);
+    char source_include[520], grader_include[520];
+    snprintf(source_include, sizeof source_include, "-I%s", b->source_dir ? b->source_dir : ".");
+    snprintf(grader_include, sizeof grader_include, "-I%s", b->grader_dir ? b->grader_dir : ".");
     char *compile[] = {(char *)b->nvcc, "-c", "-O3", "-lineinfo", "-std=c++17", arch,
-                       include, "-o", obj, src, NULL};
+                       include, "-o", obj, src,
+                       b->source_dir ? source_include : NULL, grader_include, NULL};
     iso_result ir;
     if (run_step(compile, log_path, &ir) != 0) {
         char how[96];

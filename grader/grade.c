@@ -24,18 +24,20 @@ typedef struct {
     const char *lab, *submission, *stage, *results, *root, *nvcc, *arch,
         *include_dir, *objects_dir, *probe;
     uint64_t seed;
-    int keep;
+    int keep, ladder;
 } options;
 
 static void usage(void)
 {
     fprintf(stderr,
             "usage: grade --lab NN [--submission FILE] [--stage work|right|fast]\n"
-            "             [--results FILE.json] [--seed N] [--keep]\n"
+            "             [--results FILE.json] [--seed N] [--keep] [--ladder]\n"
             "             --root DIR --nvcc NVCC --arch SM --include DIR\n"
             "             --objects DIR --probe PROBE\n"
             "Normally run through make: make grade LAB=01 [SUBMISSION=...] "
-            "[STAGE=...] [RESULTS=...]\n");
+            "[STAGE=...] [RESULTS=...]\n"
+            "--ladder checks and times every rung of solutions/NN-name/ladder.cu\n"
+            "(make ladder LAB=NN).\n");
 }
 
 static int parse_options(int argc, char **argv, options *o)
@@ -61,6 +63,7 @@ static int parse_options(int argc, char **argv, options *o)
                          : !strcmp(a, "--probe") ? &o->probe
                          : NULL;
         if (!strcmp(a, "--keep")) { o->keep = 1; continue; }
+        if (!strcmp(a, "--ladder")) { o->ladder = 1; continue; }
         if (!strcmp(a, "--seed") && v) {
             char *end;
             o->seed = strtoull(v, &end, 0);
@@ -202,8 +205,12 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
     char default_submission[512];
-    snprintf(default_submission, sizeof default_submission, "%s/labs/%s/%s", o.root,
-             g.spec->id, g.spec->student_file);
+    if (o.ladder)
+        snprintf(default_submission, sizeof default_submission, "%s/solutions/%s/ladder.cu",
+                 o.root, g.spec->id);
+    else
+        snprintf(default_submission, sizeof default_submission, "%s/labs/%s/%s", o.root,
+                 g.spec->id, g.spec->student_file);
     g.submission = o.submission ? o.submission : default_submission;
     if (access(g.submission, R_OK) != 0) {
         fprintf(stderr, "grade: cannot read the submission %s\n", g.submission);
@@ -227,7 +234,15 @@ int main(int argc, char **argv)
     probe_device(o.probe, scratch, &g.device);
     char objects[512], runner[512], sanitizer[512];
     snprintf(objects, sizeof objects, "%s/%s", o.objects_dir, g.spec->id);
-    build_config b = {o.nvcc, o.arch, o.include_dir, objects};
+    char source_dir[512];
+    snprintf(source_dir, sizeof source_dir, "%s", g.submission);
+    char *slash = strrchr(source_dir, '/');
+    if (slash) *slash = 0;
+    else snprintf(source_dir, sizeof source_dir, ".");
+    char grader_dir[512];
+    snprintf(grader_dir, sizeof grader_dir, "%s/grader", o.root);
+    build_config b = {o.nvcc, o.arch, o.include_dir, objects, o.ladder ? source_dir : NULL,
+                      o.ladder ? grader_dir : NULL};
     char *build_log = NULL;
     if (build_runner(&b, &g, runner, sizeof runner, &build_log) != 0) {
         report_header(&g);
@@ -247,6 +262,12 @@ int main(int argc, char **argv)
         printf("no usable GPU: %s\n", g.device.error);
         skip_rest(st, 0, last + 1, "skipped: needs a GPU");
         return finish(&o, &g, st, EXIT_NO_GPU);
+    }
+
+    if (o.ladder) {
+        int code = run_ladder_report(&g, o.results);
+        o.results = NULL; /* the ladder wrote its own JSON */
+        return finish(&o, &g, st, code);
     }
 
     typedef void (*stage_fn)(const grade_ctx *, stage_result *);

@@ -7,6 +7,7 @@
 #define GRADE_H
 
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "lab_spec.h"
 #include "protocol.h"
@@ -106,9 +107,17 @@ int write_request(const char *path, const proto_request *req,
 /* fast.c */
 void stage_fast(const grade_ctx *g, stage_result *st);
 
+/* ladder.c: check and time every rung of the runner's LAB_LADDER and print
+ * the table (and the JSON when results is not NULL). Returns an exit code. */
+int run_ladder_report(const grade_ctx *g, const char *results);
+
 /* build.c */
 typedef struct {
     const char *nvcc, *arch, *include_dir, *objects_dir;
+    /* Ladders only: the solution's own folder, so ladder.cu can include the
+     * reference solution instead of repeating it, and the grader's headers
+     * for lab_ladder. Never set for grading. */
+    const char *source_dir, *grader_dir;
 } build_config;
 /* Compile the submission and link the runner into scratch. Returns 0 on
  * success; on failure the compiler's output is in *log (caller frees). */

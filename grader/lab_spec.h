@@ -174,6 +174,21 @@ typedef struct {
     lab_call_fn vendor;     /* optional: CUB/cuBLAS, for ROOF_VENDOR */
 } lab_device;
 
+/* A solution ladder (solutions/NN-name/ladder.cu) defines LAB_LADDER: every
+ * rung of the lesson, slowest first, each called like the entry point's
+ * binding. The file also defines the entry point itself (its best rung), so
+ * it links like any submission. `make ladder LAB=NN` checks and times them
+ * all in one run. */
+typedef struct {
+    const char *name; /* "v3_sequential_addressing" */
+    lab_call_fn call;
+} lab_rung;
+
+typedef struct {
+    int n;
+    const lab_rung *rungs;
+} lab_ladder;
+
 size_t lab_elem_size(lab_elem e);
 const char *lab_elem_name(lab_elem e);
 

@@ -27,7 +27,9 @@ enum {
     PROTO_NAME_LEN = 64
 };
 
-typedef enum { MODE_CASES = 1, MODE_TIMING = 2 } proto_mode;
+/* MODE_LADDER: every rung of LAB_LADDER is checked on calls[1] (reported
+ * with call_index = rung), then all rungs and a copy are timed on calls[0]. */
+typedef enum { MODE_CASES = 1, MODE_TIMING = 2, MODE_LADDER = 3 } proto_mode;
 
 /* Outputs are filled with these before every call. The float ones are
  * signalling NaNs: any arithmetic turns them into quiet NaNs, so an output
@@ -55,7 +57,7 @@ typedef struct {
      * the re-check on fresh inputs. */
     int32_t n_calls;
     char lab_id[PROTO_NAME_LEN];
-    /* MODE_TIMING only */
+    /* MODE_TIMING and MODE_LADDER only */
     double max_seconds;    /* stop sampling after this long */
     int32_t min_rounds, max_rounds;
     double target_rse;     /* relative standard error of each median */
@@ -99,7 +101,7 @@ typedef struct {
     int32_t pad;
 } proto_result;
 
-enum { PROTO_MAX_ITEMS = 4 };
+enum { PROTO_MAX_ITEMS = 16 };
 
 /* Timing: n_items series of n_rounds samples each follow (item-major). */
 typedef struct {

@@ -45,7 +45,7 @@ compile_one() {
     local src=$1 obj log
     obj=$OUT/compile/$(echo "$src" | tr '/' '_').o
     log=${obj%.o}.log
-    if $NVCC -c -O3 -std=c++17 -arch="sm_$SM" -Icommon -o "$obj" "$src" >"$log" 2>&1; then
+    if $NVCC -c -O3 -std=c++17 -arch="sm_$SM" -Icommon -Igrader -o "$obj" "$src" >"$log" 2>&1; then
         echo "PASS compile/$src"
     else
         echo "FAIL compile/$src: $(grep -m 3 -i error "$log" | tr '\n' ' ')"
@@ -178,6 +178,16 @@ e2e_tests() {
             stage=${base##*__}
             e2e_case "$lab/wrong/$base" "$lab" "$f" "$(expected_failure "$stage")"
         done
+        if [ -e "solutions/$lab/ladder.cu" ]; then
+            if [ "$HAVE_GPU" = 0 ]; then
+                skip "e2e/$lab/ladder" "needs a GPU ($GPU_REASON)"
+            elif "${GRADE[@]}" --lab "$lab" --ladder --results "$OUT/ladder-$lab.json" \
+                    >"$OUT/ladder-$lab.log" 2>&1 && grep -q '"right": true' "$OUT/ladder-$lab.json"; then
+                pass "e2e/$lab/ladder"
+            else
+                fail "e2e/$lab/ladder" "$(grep -E 'NO:|stopped' "$OUT/ladder-$lab.log" | head -n 3 | tr '\n' ' ')"
+            fi
+        fi
         for f in tests/correct/"$lab"/*.cu; do
             [ -e "$f" ] || continue
             base=$(basename "$f" .cu)

@@ -121,15 +121,14 @@ static void name_error(char *dst, cudaError_t e)
 }
 
 int call_and_report(buffer_set *set, const proto_call *call, int index,
-                    cudaStream_t stream)
+                    cudaStream_t stream, lab_call_fn fn)
 {
     proto_result res;
     memset(&res, 0, sizeof res);
     RUNNER_CHECK(cudaDeviceSynchronize());
     rsp_write(REC_BEGIN, index, NULL, 0, NULL, 0);
 
-    cudaError_t entry = (cudaError_t)LAB_DEVICE.submission(set->ptr, call->c.dims,
-                                                           (void *)stream);
+    cudaError_t entry = (cudaError_t)fn(set->ptr, call->c.dims, (void *)stream);
     cudaError_t sync = cudaStreamSynchronize(stream);
     /* Work the student put on another stream must be finished too. */
     cudaError_t dev = cudaDeviceSynchronize();

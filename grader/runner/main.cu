@@ -10,6 +10,9 @@
 
 #include "runner.h"
 
+/* Defined only when the runner is linked with a solution ladder. */
+extern "C" const lab_ladder LAB_LADDER __attribute__((weak));
+
 static FILE *rsp_file;
 
 void rsp_open(const char *path)
@@ -84,15 +87,20 @@ int main(int argc, char **argv)
     cudaStream_t stream;
     RUNNER_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
 
-    if (req.mode == MODE_TIMING) {
+    if (req.mode == MODE_TIMING || req.mode == MODE_LADDER) {
         if (req.n_calls != 2) rsp_fatal("timing needs 2 calls, got %d", req.n_calls);
-        run_timing(&req, &calls[0], &calls[1], stream);
+        if (req.mode == MODE_TIMING)
+            run_timing(&req, &calls[0], &calls[1], stream);
+        else if (&LAB_LADDER == NULL)
+            rsp_fatal("this file defines no LAB_LADDER");
+        else
+            run_ladder(&req, &LAB_LADDER, &calls[0], &calls[1], stream);
     } else {
         for (int i = 0; i < req.n_calls; i++) {
             buffer_set set;
             buffers_create(&set, &calls[i]);
             buffers_fill(&set, &calls[i]);
-            int context_ok = call_and_report(&set, &calls[i], i, stream);
+            int context_ok = call_and_report(&set, &calls[i], i, stream, LAB_DEVICE.submission);
             if (!context_ok) break; /* a sticky error: nothing more can run */
             buffers_destroy(&set);
         }

@@ -52,14 +52,19 @@ void buffers_create(buffer_set *set, const proto_call *call);
 void buffers_fill(buffer_set *set, const proto_call *call);
 void buffers_destroy(buffer_set *set);
 
-/* Make one call of the submission on buffers already filled, then report it
- * (REC_BEGIN before, REC_RESULT after). Returns 0 if the context broke. */
+/* Make one call of fn (the submission, or a ladder rung) on buffers already
+ * filled, then report it (REC_BEGIN before, REC_RESULT after). Returns 0 if
+ * the context broke. */
 int call_and_report(buffer_set *set, const proto_call *call, int index,
-                    cudaStream_t stream);
+                    cudaStream_t stream, lab_call_fn fn);
 
 /* Time the items of the fast stage on `timed`, then make one reported call
  * on fresh inputs (`recheck`, call index 1). */
 void run_timing(const proto_request *req, const proto_call *timed,
                 const proto_call *recheck, cudaStream_t stream);
+
+/* Check every rung on `check`, then time them all (and a copy) on `timed`. */
+void run_ladder(const proto_request *req, const lab_ladder *ladder,
+                const proto_call *timed, const proto_call *check, cudaStream_t stream);
 
 #endif

@@ -1,0 +1,157 @@
+/* ladder.c - check and time every rung of a solution ladder in one run and
+ * print the table the lesson is about: time, bandwidth, fraction of copy,
+ * step speedup and cumulative speedup, like the seeds' reduction table.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "grade.h"
+#include "isolate.h"
+#include "rng.h"
+#include "stats.h"
+
+typedef struct {
+    char name[PROTO_NAME_LEN];
+    int right;
+    char problem[320];
+    double ms, gbps, fraction, step, total;
+} rung_row;
+
+static void write_json(const char *path, const grade_ctx *g, const proto_call *timed,
+                       const rung_row *rows, int n, double copy_gbps, const proto_timing *t)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) { fprintf(stderr, "grade: cannot write %s\n", path); return; }
+    fputs("{\"lab\": ", f);
+    json_string(f, g->spec->id);
+    fputs(", \"device\": ", f);
+    json_string(f, g->device.name);
+    fputs(", \"cuda_runtime\": ", f);
+    json_string(f, g->device.runtime);
+    fprintf(f, ", \"dims\": [");
+    for (int d = 0; d < g->spec->n_dims; d++) fprintf(f, "%s%lld", d ? ", " : "", (long long)timed->c.dims[d]);
+    fprintf(f, "], \"rounds\": %d, \"converged\": %s, \"copy_gbps\": ", t->n_rounds,
+            t->converged ? "true" : "false");
+    json_number(f, copy_gbps);
+    fputs(", \"rungs\": [", f);
+    for (int r = 0; r < n; r++) {
+        fprintf(f, "%s\n  {\"name\": ", r ? "," : "");
+        json_string(f, rows[r].name);
+        fprintf(f, ", \"right\": %s, \"ms\": ", rows[r].right ? "true" : "false");
+        json_number(f, rows[r].ms);
+        fputs(", \"gbps\": ", f);
+        json_number(f, rows[r].gbps);
+        fputs(", \"roofline_fraction\": ", f);
+        json_number(f, rows[r].fraction);
+        fputs(", \"step_speedup\": ", f);
+        json_number(f, rows[r].step);
+        fputs(", \"total_speedup\": ", f);
+        json_number(f, rows[r].total);
+        fputc('}', f);
+    }
+    fputs("\n]}\n", f);
+    fclose(f);
+}
+
+int run_ladder_report(const grade_ctx *g, const char *results)
+{
+    const lab_spec *spec = g->spec;
+    proto_call calls[PROTO_MAX_ITEMS];
+    memset(calls, 0, sizeof calls);
+    calls[0].c = spec->fast.timed;
+    calls[0].seed = rng_derive(g->seed, 6000);
+    int same_size = 1;
+    for (int d = 0; d < LAB_MAX_DIMS; d++) same_size &= spec->fast.recheck.dims[d] == 0;
+    calls[1].c = same_size ? spec->fast.timed : spec->fast.recheck;
+    calls[1].seed = rng_derive(g->seed, 7000);
+
+    char req_path[512], rsp_path[512], log_path[512];
+    snprintf(req_path, sizeof req_path, "%s/ladder.req", g->scratch);
+    snprintf(rsp_path, sizeof rsp_path, "%s/ladder.rsp", g->scratch);
+    snprintf(log_path, sizeof log_path, "%s/ladder.log", g->scratch);
+    proto_request req;
+    memset(&req, 0, sizeof req);
+    req.magic = PROTO_MAGIC;
+    req.version = PROTO_VERSION;
+    req.mode = MODE_LADDER;
+    req.n_calls = 2;
+    snprintf(req.lab_id, sizeof req.lab_id, "%s", spec->id);
+    req.max_seconds = 30;
+    req.min_rounds = 10;
+    req.max_rounds = 1000;
+    req.target_rse = 0.005;
+    if (write_request(req_path, &req, calls) != 0) {
+        fprintf(stderr, "grade: cannot write %s\n", req_path);
+        return 2;
+    }
+    char *argv[] = {(char *)g->runner, req_path, rsp_path, NULL};
+    iso_result ir;
+    if (iso_run(argv, log_path, 600, &ir) != 0) return 2;
+
+    /* Every rung's check is reported against the check call. */
+    proto_call checks[PROTO_MAX_ITEMS];
+    for (int r = 0; r < PROTO_MAX_ITEMS; r++) checks[r] = calls[1];
+    response rsp;
+    response_read(rsp_path, spec, checks, PROTO_MAX_ITEMS, &rsp);
+    if (!rsp.has_timing) {
+        char how[96];
+        iso_describe(&ir, how, sizeof how);
+        printf("the ladder run stopped (%s)%s%s\n", how, rsp.has_fatal ? ": " : "",
+               rsp.has_fatal ? rsp.fatal.message : "");
+        char *tail = iso_log_tail(log_path, 2000);
+        if (tail) printf("%s\n", tail);
+        free(tail);
+        response_free(&rsp);
+        return 1;
+    }
+
+    const proto_timing *t = &rsp.timing;
+    int n = t->n_items - 1; /* the last item is the copy */
+    size_t rounds = (size_t)t->n_rounds;
+    double copy_ms = stats_median(rsp.samples + (size_t)n * rounds, rounds);
+    double copy_gbps = t->copy_bytes / (copy_ms * 1e6);
+    double bytes = spec->fast.bytes(calls[0].c.dims);
+    rung_row rows[PROTO_MAX_ITEMS];
+    int all_right = 1;
+    for (int r = 0; r < n; r++) {
+        rung_row *row = &rows[r];
+        memset(row, 0, sizeof *row);
+        snprintf(row->name, sizeof row->name, "%s", t->item_names[r]);
+        stage_result st;
+        memset(&st, 0, sizeof st);
+        row->right = rsp.calls[r].finished && judge_call(g, &calls[1], &rsp.calls[r], 1, &st);
+        if (!row->right) snprintf(row->problem, sizeof row->problem, "%s",
+                                  st.summary[0] ? st.summary : "did not finish");
+        sb_free(&st.details);
+        all_right &= row->right;
+        row->ms = stats_median(rsp.samples + (size_t)r * rounds, rounds);
+        row->gbps = bytes / (row->ms * 1e6);
+        row->fraction = row->gbps / copy_gbps;
+        row->step = r ? rows[r - 1].ms / row->ms : NAN;
+        row->total = rows[0].ms / row->ms;
+    }
+
+    char where[200];
+    describe_call(g, &calls[0], where, sizeof where);
+    printf("ladder of %s on %s at %s: %.0f MB per call; copy %.0f GB/s\n", spec->id,
+           g->device.name, where, bytes / 1e6, copy_gbps);
+    printf("%-36s %9s %8s %7s %7s %7s  %s\n", "rung", "time ms", "GB/s", "% copy", "step",
+           "total", "right");
+    for (int r = 0; r < n; r++) {
+        const rung_row *row = &rows[r];
+        char step[16];
+        if (r) snprintf(step, sizeof step, "%.2fx", row->step);
+        else snprintf(step, sizeof step, "-");
+        printf("%-36s %9.4f %8.0f %6.1f%% %7s %6.2fx  %s%s\n", row->name, row->ms, row->gbps,
+               100 * row->fraction, step, row->total, row->right ? "yes" : "NO: ",
+               row->problem);
+    }
+    printf("medians of %d rounds (%s), L2 flushed before every sample\n", t->n_rounds,
+           t->converged ? "converged" : "not converged");
+    if (results) write_json(results, g, &calls[0], rows, n, copy_gbps, t);
+    response_free(&rsp);
+    return all_right ? 0 : 1;
+}
