@@ -115,7 +115,7 @@ int build_runner(const build_config *b, grade_ctx *g, char *runner,
         snprintf(*log, 600, "no trusted objects in %s: run make first", b->objects_dir);
         return -1;
     }
-    char *link[MAX_OBJECTS + 8];
+    char *link[MAX_OBJECTS + 12];
     int k = 0;
     link[k++] = (char *)b->nvcc;
     link[k++] = arch;
@@ -123,6 +123,7 @@ int build_runner(const build_config *b, grade_ctx *g, char *runner,
     link[k++] = runner;
     link[k++] = obj;
     for (int i = 0; i < n; i++) link[k++] = objects[i];
+    for (int i = 0; i < 4 && g->spec->link_flags[i]; i++) link[k++] = (char *)g->spec->link_flags[i];
     link[k] = NULL;
     int rc = run_step(link, log_path, &ir);
     for (int i = 0; i < n; i++) free(objects[i]);

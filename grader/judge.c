@@ -89,23 +89,45 @@ static void format_index(const lab_spec *spec, int b, const int64_t *dims,
         snprintf(buf, size, "%s[%lld]", spec->buffers[b].name, (long long)i);
 }
 
-static const char *tolerance_text(const lab_spec *spec, char *buf, size_t size)
+/* The buffer's own tolerance, or the lab's. */
+static const lab_tolerance *tolerance_of(const lab_spec *spec, int b)
 {
-    switch (spec->tolerance.kind) {
+    return spec->buffers[b].tolerance ? spec->buffers[b].tolerance : &spec->tolerance;
+}
+
+static const char *tolerance_text(const lab_tolerance *t, char *buf, size_t size)
+{
+    switch (t->kind) {
     case TOL_EXACT: snprintf(buf, size, "exact"); break;
-    case TOL_ULP: snprintf(buf, size, "within %g ulp", spec->tolerance.ulps); break;
+    case TOL_ULP: snprintf(buf, size, "within %g ulp", t->ulps); break;
     case TOL_BOUND:
-        snprintf(buf, size, "|got - exact| <= %g * gamma_n * sum|terms|",
-                 spec->tolerance.bound_c);
+        snprintf(buf, size, "|got - exact| <= %g * gamma_n * sum|terms|", t->bound_c);
         break;
     }
     return buf;
+}
+
+/* "0 10000010 01100000000000000000000" for a float, so the last bit shows. */
+static void float_bits(double v, char *buf, size_t size)
+{
+    float f = (float)v;
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    char bits[40];
+    int k = 0;
+    for (int i = 31; i >= 0; i--) {
+        bits[k++] = (char)('0' + ((u >> i) & 1));
+        if (i == 31 || i == 23) bits[k++] = ' ';
+    }
+    bits[k] = 0;
+    snprintf(buf, size, "%s", bits);
 }
 
 static void show_mismatches(const grade_ctx *g, const proto_call *call, int b,
                             const cmp_result *cr, stage_result *st)
 {
     const lab_spec *spec = g->spec;
+    const lab_tolerance *tol = tolerance_of(spec, b);
     int is_float = spec->buffers[b].elem == ELEM_F32 || spec->buffers[b].elem == ELEM_F64;
     for (int k = 0; k < cr->n_shown; k++) {
         const cmp_mismatch *m = &cr->shown[k];
@@ -115,12 +137,18 @@ static void show_mismatches(const grade_ctx *g, const proto_call *call, int b,
             sb_printf(&st->details, "%s: expected %.9g, never written\n", where, m->expected);
         else if (!is_float)
             sb_printf(&st->details, "%s: expected %.0f, got %.0f\n", where, m->expected, m->got);
-        else if (spec->tolerance.kind == TOL_BOUND && m->kind == MIS_VALUE)
+        else if (tol->kind == TOL_BOUND && m->kind == MIS_VALUE)
             sb_printf(&st->details, "%s: expected %.9g, got %.9g (error %.3g > allowed %.3g)\n",
                       where, m->expected, m->got, m->err, m->allowed);
         else
             sb_printf(&st->details, "%s: expected %.9g, got %.9g (%.0f ulp apart)\n",
                       where, m->expected, m->got, m->ulps);
+        if (tol->show_bits && is_float && m->kind != MIS_NEVER_WRITTEN) {
+            char e[48], got[48];
+            float_bits(m->expected, e, sizeof e);
+            float_bits(m->got, got, sizeof got);
+            sb_printf(&st->details, "    expected bits %s\n    got bits      %s\n", e, got);
+        }
     }
     int64_t unwritten = cr->count[MIS_NEVER_WRITTEN];
     if (unwritten == 1)
@@ -130,9 +158,9 @@ static void show_mismatches(const grade_ctx *g, const proto_call *call, int b,
         sb_printf(&st->details, "%lld elements never written, from index %lld to %lld\n",
                   (long long)unwritten, (long long)cr->first_unwritten,
                   (long long)cr->last_unwritten);
-    char tol[96];
-    sb_printf(&st->details, "tolerance: %s: %s\n", tolerance_text(spec, tol, sizeof tol),
-              spec->tolerance.why ? spec->tolerance.why : "");
+    char text[96];
+    sb_printf(&st->details, "tolerance: %s: %s\n", tolerance_text(tol, text, sizeof text),
+              tol->why ? tol->why : "");
 }
 
 static const char *mismatch_hint(const lab_hints *h, cmp_class first)
@@ -160,14 +188,14 @@ static int judge_outputs(const grade_ctx *g, const proto_call *call,
     lab_expect exp[LAB_MAX_BUFFERS];
     void *inputs[LAB_MAX_BUFFERS];
     compute_expected(spec, call, exp, inputs);
-    cmp_tolerance tol = {spec->tolerance.kind, spec->tolerance.ulps,
-                         spec->tolerance.bound_c,
-                         spec->tolerance.terms ? spec->tolerance.terms(call->c.dims) : 0};
     size_t at = 0;
     int ok = 1;
     for (int b = 0; b < spec->n_buffers && ok; b++) {
         if (spec->buffers[b].role != BUF_OUTPUT) continue;
         int64_t count = (int64_t)spec->buffer_count(b, call->c.dims);
+        const lab_tolerance *t = tolerance_of(spec, b);
+        cmp_tolerance tol = {t->kind, t->ulps, t->bound_c,
+                             t->terms ? t->terms(call->c.dims) : 0};
         cmp_result cr;
         cmp_buffer(&tol, spec->buffers[b].elem, rec->outputs + at, &exp[b], count, &cr);
         at += (size_t)count * lab_elem_size(spec->buffers[b].elem);

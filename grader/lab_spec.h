@@ -40,8 +40,9 @@ typedef enum {
 } lab_tol_kind;
 
 typedef enum {
-    ROOF_COPY,  /* bytes moved / same-run device-to-device copy bandwidth */
-    ROOF_VENDOR /* FLOP/s / a vendor library's same-run FLOP/s            */
+    ROOF_COPY,   /* bytes moved / same-run device-to-device copy bandwidth */
+    ROOF_VENDOR, /* FLOP/s / a vendor library's same-run FLOP/s            */
+    ROOF_NONE    /* no roofline: the fast stage gates on the speedup only  */
 } lab_roof;
 
 typedef enum {
@@ -71,10 +72,27 @@ typedef struct {
         .list = {__VA_ARGS__}                                                \
     }
 
+/* How close an output must be to the reference, and why (one sentence for
+ * the report). */
+typedef struct {
+    lab_tol_kind kind;
+    double ulps;    /* TOL_ULP */
+    double bound_c; /* TOL_BOUND */
+    const char *why;
+    /* TOL_BOUND: how many terms each output sums (the n of gamma_n). */
+    int64_t (*terms)(const int64_t *dims);
+    /* Print the bits (sign | exponent | mantissa) of mismatching floats,
+     * for labs where the last bit is the lesson. */
+    int show_bits;
+} lab_tolerance;
+
 typedef struct {
     const char *name; /* as in the entry point's signature, e.g. "d_c" */
     lab_role role;
     lab_elem elem;
+    /* Outputs only, optional: this buffer's own tolerance, for labs whose
+     * outputs are held to different standards. NULL: the lab's. */
+    const lab_tolerance *tolerance;
 } lab_buffer;
 
 /* What the CPU reference produces for one output buffer: the exact value of
@@ -126,14 +144,7 @@ typedef struct lab_spec {
     void (*reference)(const lab_case *c, const void *const *inputs,
                       lab_expect *out);
 
-    struct {
-        lab_tol_kind kind;
-        double ulps;     /* TOL_ULP */
-        double bound_c;  /* TOL_BOUND */
-        const char *why; /* one sentence for the report */
-        /* TOL_BOUND: how many terms each output sums (the n of gamma_n). */
-        int64_t (*terms)(const int64_t *dims);
-    } tolerance;
+    lab_tolerance tolerance;
 
     lab_case_list work;     /* friendly sizes */
     lab_case_list right;    /* odd sizes, adversarial inputs */
@@ -151,10 +162,14 @@ typedef struct lab_spec {
         double (*bytes)(const int64_t *dims); /* fewest bytes moved per call */
         double (*flops)(const int64_t *dims); /* optional */
         lab_roof roof;
-        double min_roofline; /* fraction of the roof, e.g. 0.80 */
+        double min_roofline; /* fraction of the roof, e.g. 0.80; unused for ROOF_NONE */
         double min_speedup;  /* median(baseline) / median(submission) */
         const char *calibration; /* where the thresholds come from */
     } fast;
+
+    /* Extra libraries the runner links with (e.g. "-lcublas" for a vendor
+     * comparison in lab.cu or a ladder); NULL-terminated. */
+    const char *link_flags[4];
 
     /* Seconds before a stage's child is stopped; 0 takes the default. */
     struct { double work, right, sanitize, fast; } time_limit_s;

@@ -1,5 +1,6 @@
 /* test_judge.c - the verdict on one call, from a hand-made runner record:
  * every kind of failure is caught and explained, a right call passes. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -175,7 +176,39 @@ static void one_unwritten_element_is_named(void)
     sb_free(&s.st.details);
 }
 
+static void bits_are_shown_when_the_lab_asks(void)
+{
+    scene s;
+    right_call(&s);
+    lab_spec spec = LAB_01_VECTOR_ADD;
+    spec.tolerance.show_bits = 1;
+    s.g.spec = &spec;
+    s.out[3] = 1.0f;
+    CHECK(judge(&s, 0) == 0);
+    CHECK(says(&s, "got bits      0 01111111 00000000000000000000000"));
+    sb_free(&s.st.details);
+}
+
+static void a_buffer_can_have_its_own_tolerance(void)
+{
+    scene s;
+    right_call(&s);
+    lab_spec spec = LAB_01_VECTOR_ADD;
+    lab_tolerance two_ulps = {.kind = TOL_ULP, .ulps = 2, .why = "test"};
+    spec.buffers[2].tolerance = &two_ulps;
+    s.g.spec = &spec;
+    s.out[5] = nextafterf(nextafterf(s.out[5], INFINITY), INFINITY);
+    CHECK(judge(&s, 0) == 1);
+    sb_free(&s.st.details);
+    right_call(&s);
+    s.g.spec = &spec;
+    s.out[5] = nextafterf(nextafterf(nextafterf(s.out[5], INFINITY), INFINITY), INFINITY);
+    CHECK(judge(&s, 0) == 0 && says(&s, "3 ulp apart") && says(&s, "within 2 ulp: test"));
+    sb_free(&s.st.details);
+}
+
 const unit_test judge_tests[] = {
+    TEST(bits_are_shown_when_the_lab_asks), TEST(a_buffer_can_have_its_own_tolerance),
     TEST(nothing_written_gets_its_own_hint), TEST(one_unwritten_element_is_named),
     TEST(a_right_call_passes), TEST(one_wrong_element_fails_with_its_index),
     TEST(unwritten_outputs_say_so), TEST(a_refused_launch_names_the_error),

@@ -40,9 +40,16 @@ static void every_lab_is_complete(void)
         CHECK(s->title && s->entry && s->signature && s->n_dims > 0 && s->n_buffers > 0);
         CHECK(s->buffer_count && s->generate && s->reference && s->tolerance.why);
         CHECK(s->tolerance.kind != TOL_BOUND || s->tolerance.terms);
+        for (int b = 0; b < s->n_buffers; b++) {
+            const lab_tolerance *t = s->buffers[b].tolerance;
+            CHECK(!t || (s->buffers[b].role == BUF_OUTPUT && t->why));
+            CHECK(!t || t->kind != TOL_BOUND || t->terms);
+        }
         CHECK(s->work.n > 0 && s->right.n > 0 && s->sanitize.n > 0);
         CHECK(s->fast.bytes && s->fast.baseline && s->fast.calibration);
-        CHECK(s->fast.min_roofline > 0 && s->fast.min_roofline <= 1);
+        CHECK(s->fast.roof == ROOF_NONE ||
+              (s->fast.min_roofline > 0 && s->fast.min_roofline <= 1));
+        CHECK(s->fast.roof != ROOF_VENDOR || s->fast.flops);
         CHECK(s->fast.min_speedup >= 1);
         int outputs = 0;
         for (int b = 0; b < s->n_buffers; b++) outputs += s->buffers[b].role == BUF_OUTPUT;
