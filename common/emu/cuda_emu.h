@@ -9,19 +9,46 @@
 
 #define CUDA_EMU 1
 
+/* Newer libstdc++ versions spell [[__gnu__::__noinline__]] in more headers
+ * (GCC 13 in <string> and friends), so every standard header a CUDA program
+ * is likely to include comes first. */
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <cfloat>
+#include <chrono>
 #include <climits>
 #include <cmath>
+#include <cstdarg>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
+#include <functional>
+#include <iomanip>
+#include <iostream>
+#include <limits>
+#include <list>
+#include <map>
 #include <memory>
+#include <mutex>
+#include <new>
+#include <numeric>
+#include <queue>
+#include <random>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <thread>
 #include <tuple>
 #include <type_traits>
+#include <unordered_map>
+#include <unordered_set>
 #include <utility>
+#include <vector>
 
 #include "include/cuda_runtime.h"
 
