@@ -149,6 +149,13 @@ typedef struct lab_spec {
     lab_case_list work;     /* friendly sizes */
     lab_case_list right;    /* odd sizes, adversarial inputs */
     lab_case_list sanitize; /* small sizes run under compute-sanitizer */
+    /* Optional, for the CPU emulation: lists used instead of work and right
+     * where the GPU's sizes would take too long on one core (the right
+     * stage should stay under 10 s there). Keep the odd and adversarial
+     * sizes. n == 0 keeps the GPU's lists. */
+    struct {
+        lab_case_list work, right;
+    } emulated;
     unsigned sanitizers;    /* lab_sanitizer bits; memcheck is always run */
     /* Offsets (in bytes) added to every pointer in the right stage so that
      * kernels assuming 16-byte alignment are caught; 0 keeps pointers

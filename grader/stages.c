@@ -203,17 +203,25 @@ int run_calls(const grade_ctx *g, const char *tag, const proto_call *calls,
     return ok;
 }
 
+/* The lab's list for a stage, or its smaller one for the emulation. */
+static const lab_case_list *cases_for(const grade_ctx *g, const lab_case_list *gpu,
+                                      const lab_case_list *emulated)
+{
+    return g->emulated && emulated->n > 0 ? emulated : gpu;
+}
+
 void stage_work(const grade_ctx *g, stage_result *st)
 {
     const lab_spec *spec = g->spec;
+    const lab_case_list *cases = cases_for(g, &spec->work, &spec->emulated.work);
     proto_call calls[LAB_MAX_CASES];
-    make_calls(g, &spec->work, 1, 0, calls);
-    if (!run_calls(g, "work", calls, spec->work.n, 0, NULL,
-                   limit_or(spec->time_limit_s.work, 30), st))
+    make_calls(g, cases, 1, 0, calls);
+    if (!run_calls(g, "work", calls, cases->n, 0, NULL, limit_or(spec->time_limit_s.work, 30),
+                   st))
         return;
     st->status = ST_PASS;
     snprintf(st->summary, sizeof st->summary, "%d sizes, every output written and %s",
-             spec->work.n, spec->tolerance.kind == TOL_EXACT ? "exact" : "within tolerance");
+             cases->n, spec->tolerance.kind == TOL_EXACT ? "exact" : "within tolerance");
 }
 
 static const char *const SANITIZER_TOOLS[] = {"memcheck", "racecheck", "synccheck",
@@ -222,10 +230,11 @@ static const char *const SANITIZER_TOOLS[] = {"memcheck", "racecheck", "syncchec
 void stage_right(const grade_ctx *g, stage_result *st)
 {
     const lab_spec *spec = g->spec;
+    const lab_case_list *cases = cases_for(g, &spec->right, &spec->emulated.right);
     proto_call calls[LAB_MAX_CASES];
-    make_calls(g, &spec->right, 2, spec->misalign, calls);
-    if (!run_calls(g, "right", calls, spec->right.n, 1, NULL,
-                   limit_or(spec->time_limit_s.right, 60), st))
+    make_calls(g, cases, 2, spec->misalign, calls);
+    if (!run_calls(g, "right", calls, cases->n, 1, NULL, limit_or(spec->time_limit_s.right, 60),
+                   st))
         return;
 
     strbuf clean = {0};
@@ -257,5 +266,5 @@ void stage_right(const grade_ctx *g, stage_result *st)
     snprintf(st->summary, sizeof st->summary,
              "%d sizes incl. odd ones and adversarial inputs%s; no stray writes, "
              "inputs unchanged; %s",
-             spec->right.n, spec->misalign ? ", unaligned pointers" : "", st->sanitizer);
+             cases->n, spec->misalign ? ", unaligned pointers" : "", st->sanitizer);
 }

@@ -59,21 +59,36 @@ static void every_lab_is_complete(void)
 
 /* The right stage must try the sizes that break kernels: empty, one
  * element, and sizes that are not a multiple of a warp. */
+static int awkward_sizes_in(const lab_spec *s, const lab_case_list *list)
+{
+    int empty = 0, one = 0, odd = 0, adversarial = 0;
+    for (int k = 0; k < list->n; k++) {
+        const lab_case *c = &list->list[k];
+        int64_t v = volume(s, c);
+        empty |= v == 0;
+        one |= v == 1;
+        for (int d = 0; d < s->n_dims; d++) odd |= c->dims[d] % 32 != 0;
+        adversarial |= c->variant != 0;
+        if (!s->variant_names[c->variant]) return 0;
+    }
+    return empty && one && odd && adversarial;
+}
+
+/* The emulation's smaller lists, where a lab has them, keep the awkward
+ * sizes too. */
+static void emulated_lists_keep_the_awkward_sizes(void)
+{
+    for (int i = 0; LAB_REGISTRY[i]; i++) {
+        const lab_spec *s = LAB_REGISTRY[i];
+        CHECK(s->emulated.right.n == 0 || awkward_sizes_in(s, &s->emulated.right));
+    }
+}
+
 static void right_tries_the_awkward_sizes(void)
 {
     for (int i = 0; LAB_REGISTRY[i]; i++) {
         const lab_spec *s = LAB_REGISTRY[i];
-        int empty = 0, one = 0, odd = 0, adversarial = 0;
-        for (int k = 0; k < s->right.n; k++) {
-            const lab_case *c = &s->right.list[k];
-            int64_t v = volume(s, c);
-            empty |= v == 0;
-            one |= v == 1;
-            for (int d = 0; d < s->n_dims; d++) odd |= c->dims[d] % 32 != 0;
-            adversarial |= c->variant != 0;
-            CHECK(s->variant_names[c->variant] != NULL);
-        }
-        CHECK(empty && one && odd && adversarial);
+        CHECK(awkward_sizes_in(s, &s->right));
     }
 }
 
@@ -152,7 +167,8 @@ static void the_reference_is_not_an_input(void)
 
 const unit_test spec_tests[] = {
     TEST(every_lab_has_its_files), TEST(every_lab_is_complete),
-    TEST(right_tries_the_awkward_sizes), TEST(inputs_are_deterministic_and_not_trivial),
+    TEST(right_tries_the_awkward_sizes), TEST(emulated_lists_keep_the_awkward_sizes),
+    TEST(inputs_are_deterministic_and_not_trivial),
     TEST(the_reference_is_not_an_input),
 };
 const int spec_tests_count = sizeof spec_tests / sizeof spec_tests[0];
