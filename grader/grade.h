@@ -99,6 +99,8 @@ void stage_right(const grade_ctx *g, stage_result *st);
 int run_calls(const grade_ctx *g, const char *tag, const proto_call *calls,
               int n, int strict, const char *tool, double limit_s,
               stage_result *st);
+/* Hazards (errors and warnings) in a racecheck log's summary line. */
+long racecheck_hazards(const char *log);
 void make_calls(const grade_ctx *g, const lab_case_list *cases, int label,
                 int misalign, proto_call *calls);
 int write_request(const char *path, const proto_request *req,

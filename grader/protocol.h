@@ -13,6 +13,7 @@
 #ifndef PROTOCOL_H
 #define PROTOCOL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "lab_spec.h"
@@ -37,9 +38,19 @@ typedef enum { MODE_CASES = 1, MODE_TIMING = 2, MODE_LADDER = 3 } proto_mode;
 #define PROTO_POISON_F32 0x7fbadbadu
 #define PROTO_POISON_F64 0x7ff4badbadbadbadull
 #define PROTO_POISON_I32 0x7badbad7u
-/* Guard bytes around every buffer. */
-#define PROTO_GUARD_BYTE 0xa5
+/* Guard words around every buffer, counted from the start of the
+ * allocation. As a float, 0xffa5a5a5 is a signalling NaN and as an int a
+ * large negative number, so a kernel that reads past its buffer gets a
+ * loud wrong answer; arithmetic on it gives a different word, so a stray
+ * write is seen too. */
+#define PROTO_GUARD_WORD 0xffa5a5a5u
 enum { PROTO_GUARD_BYTES = 16384 };
+
+/* The guard's byte at this offset from the start of the allocation. */
+static inline unsigned char proto_guard_byte(size_t offset)
+{
+    return (unsigned char)(PROTO_GUARD_WORD >> (8 * (offset & 3)));
+}
 
 /* One call to make: the case, the seed of its inputs, and the byte offset
  * (a multiple of the element size, below 16) added to each buffer's

@@ -54,6 +54,20 @@ int write_request(const char *path, const proto_request *req,
     return (fclose(f) == 0 && ok) ? 0 : -1;
 }
 
+/* Hazards racecheck reported, warnings included: its --error-exitcode
+ * may count only errors, but an intra-warp race (a severity WARNING) is a
+ * real bug on every GPU since Volta. */
+long racecheck_hazards(const char *log)
+{
+    char *text = iso_log_tail(log, 64 * 1024);
+    if (!text) return 0;
+    long hazards = 0;
+    const char *at = strstr(text, "RACECHECK SUMMARY: ");
+    if (at) hazards = strtol(at + strlen("RACECHECK SUMMARY: "), NULL, 10);
+    free(text);
+    return hazards;
+}
+
 /* The sanitizer's own lines from the log, which name the kernel, the
  * access and the thread. */
 static void sanitizer_excerpt(const char *log, stage_result *st)
@@ -181,7 +195,10 @@ int run_calls(const grade_ctx *g, const char *tag, const proto_call *calls,
             ok = 0;
         }
     }
-    if (ok && tool && ir.exited && ir.exit_code == SANITIZER_ERROR_EXIT) {
+    int sanitizer_found = tool && ir.exited &&
+                          (ir.exit_code == SANITIZER_ERROR_EXIT ||
+                           (!strcmp(tool, "racecheck") && racecheck_hazards(log_path) > 0));
+    if (ok && sanitizer_found) {
         st->status = ST_FAIL;
         snprintf(st->summary, sizeof st->summary,
                  "compute-sanitizer %s found errors (outputs were right)", tool);

@@ -2,7 +2,7 @@
  *
  * Layout of every allocation (offsets in bytes):
  *
- *   [ guard: 0xa5 ... | misalignment | the buffer | guard: 0xa5 ... ]
+ *   [ guard words | misalignment | the buffer | guard words ]
  *   ^ cudaMalloc      ^ PROTO_GUARD_BYTES        ^ offset + bytes
  *
  * Writing past either end changes guard bytes, which the runner finds when
@@ -47,7 +47,7 @@ void buffers_fill(buffer_set *set, const proto_call *call)
     for (int b = 0; b < set->n; b++) {
         guarded_buffer *g = &set->buf[b];
         unsigned char *data = g->host + g->offset;
-        memset(g->host, PROTO_GUARD_BYTE, g->alloc_bytes);
+        for (size_t i = 0; i < g->alloc_bytes; i++) g->host[i] = proto_guard_byte(i);
         uint64_t seed = rng_derive(call->seed, (uint64_t)b);
         if (g->role == BUF_INPUT) {
             spec->generate(b, &call->c, seed, data, g->count);
@@ -79,10 +79,12 @@ void buffers_destroy(buffer_set *set)
     memset(set, 0, sizeof *set);
 }
 
-static int64_t first_not_guard(const unsigned char *p, size_t n)
+/* First byte in [from, to) of the allocation that is not guard, relative
+ * to from; -1 when all are intact. */
+static int64_t first_not_guard(const unsigned char *host, size_t from, size_t to)
 {
-    for (size_t i = 0; i < n; i++)
-        if (p[i] != PROTO_GUARD_BYTE) return (int64_t)i;
+    for (size_t i = from; i < to; i++)
+        if (host[i] != proto_guard_byte(i)) return (int64_t)(i - from);
     return -1;
 }
 
@@ -96,12 +98,11 @@ static void inspect(guarded_buffer *g, proto_buffer_report *r)
      * buffer, so 1 means "the byte just in front". */
     r->guard_before = -1;
     for (size_t i = g->offset; i-- > 0;)
-        if (g->host[i] != PROTO_GUARD_BYTE) {
+        if (g->host[i] != proto_guard_byte(i)) {
             r->guard_before = (int64_t)(g->offset - i);
             break;
         }
-    r->guard_after = first_not_guard(g->host + g->offset + g->bytes,
-                                     g->alloc_bytes - g->offset - g->bytes);
+    r->guard_after = first_not_guard(g->host, g->offset + g->bytes, g->alloc_bytes);
     r->changed_first = -1;
     r->changed_count = 0;
     if (g->role != BUF_INPUT) return;

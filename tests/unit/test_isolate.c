@@ -82,7 +82,26 @@ static void a_missing_program_is_not_started(void)
     CHECK(!r.started);
 }
 
+#include "grade.h"
+
+static long hazards_in(const char *text)
+{
+    FILE *f = fopen(log_path, "w");
+    fputs(text, f);
+    fclose(f);
+    return racecheck_hazards(log_path);
+}
+
+static void racecheck_warnings_count_as_hazards(void)
+{
+    CHECK(hazards_in("========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)\n") == 0);
+    CHECK(hazards_in("=========     Write Thread (3, 0, 0) ...\n"
+                     "========= RACECHECK SUMMARY: 2 hazards displayed (0 errors, 2 warnings)\n") == 2);
+    CHECK(hazards_in("no summary at all\n") == 0);
+}
+
 const unit_test isolate_tests[] = {
+    TEST(racecheck_warnings_count_as_hazards),
     TEST(a_clean_exit), TEST(an_exit_code_comes_back), TEST(a_crash_is_a_signal),
     TEST(a_hang_is_stopped_at_the_limit), TEST(a_hang_in_a_grandchild_is_stopped_too),
     TEST(output_goes_to_the_log), TEST(the_log_tail_starts_at_a_line),
