@@ -1,0 +1,34 @@
+/* WRONG ON PURPOSE: the elements inside each tile are transposed, but the
+ * tile is written back to the block's own position (output rows r0 + ...,
+ * columns c0 + ...) instead of the mirrored one (rows c0 + ..., columns
+ * r0 + ...). Only the tiles on the diagonal of a square matrix land right.
+ * Must first fail the work stage. */
+#include <cuda_runtime.h>
+
+#define TILE 32
+#define ROWS 8
+
+__global__ void transpose_kernel(const float *in, float *out, int rows, int cols)
+{
+    __shared__ float tile[TILE][TILE + 1];
+    int x = threadIdx.x, y = threadIdx.y;
+    int c0 = blockIdx.x * TILE, r0 = blockIdx.y * TILE;
+    for (int k = 0; k < TILE; k += ROWS) {
+        int r = r0 + y + k, c = c0 + x;
+        if (r < rows && c < cols) tile[y + k][x] = in[(size_t)r * cols + c];
+    }
+    __syncthreads();
+    for (int k = 0; k < TILE; k += ROWS) {
+        int out_row = r0 + y + k, out_col = c0 + x; /* should be c0 + y + k, r0 + x */
+        if (out_row < cols && out_col < rows) out[(size_t)out_row * rows + out_col] = tile[x][y + k];
+    }
+}
+
+extern "C" cudaError_t transpose(const float *d_in, float *d_out, int rows, int cols,
+                                 cudaStream_t stream)
+{
+    if (rows == 0 || cols == 0) return cudaSuccess;
+    dim3 grid((cols + TILE - 1) / TILE, (rows + TILE - 1) / TILE);
+    transpose_kernel<<<grid, dim3(TILE, ROWS), 0, stream>>>(d_in, d_out, rows, cols);
+    return cudaGetLastError();
+}
