@@ -1,0 +1,91 @@
+/* Lab 04 - the reduction: *d_out = d_in[0] + d_in[1] + ... + d_in[n-1].
+ *
+ * This is the only file you edit. Read labs/04-reduction/README.md first,
+ * then follow the TODOs in order. Check your work with
+ *
+ *     make grade LAB=04
+ *
+ * The contract (the grader relies on it):
+ *   - d_in, d_out and d_scratch are device pointers the grader owns; n >= 0,
+ *     and n == 0 must work (the sum of nothing is 0).
+ *   - d_in is read-only. d_out (one float) and d_scratch (n + 1024 floats)
+ *     hold garbage on entry; d_scratch is yours to use freely.
+ *   - The pointers are 4-byte aligned, not necessarily 16.
+ *   - launch on `stream`, do not synchronize, and return the launch status.
+ *
+ * The plan below is the seeds' recursive strategy (rungs 3-4 of the
+ * ladder): a kernel turns `count` values into one partial sum per block,
+ * and is launched again on the partial sums until one block is left.
+ * It is right, not yet fast: the README's ladder shows where to go next.
+ */
+#include <cuda_runtime.h>
+
+#include "cuda_check.h"
+
+#define THREADS 256 /* a power of two: the tree below halves it */
+
+/* Block b sums in[b * 2 * THREADS .. (b + 1) * 2 * THREADS) and writes the
+ * sum to partial[b]. */
+__global__ void block_sums(const float *in, int count, float *partial)
+{
+    __shared__ float s[THREADS];
+    int tid = threadIdx.x;
+
+    /* TODO(1): load and add during the load: with
+     *          i = blockIdx.x * 2 * THREADS + tid,
+     *          s[tid] = in[i] + in[i + THREADS].
+     *          Either element may lie past the end (the last block is
+     *          usually partial): count only those with an index < count,
+     *          and use 0.0f for the others. */
+    s[tid] = 0.0f;
+    (void)in;
+    (void)count;
+
+    /* TODO(2): every thread must have stored its value before anyone reads
+     *          a neighbour's: __syncthreads(). */
+
+    /* TODO(3): the tree, with sequential addressing: for step = THREADS / 2,
+     *          THREADS / 4, ..., 1, the threads with tid < step add
+     *          s[tid + step] to s[tid], and then the whole block waits
+     *          (__syncthreads() outside the if: every thread must reach it). */
+
+    /* TODO(4): thread 0 now holds the block's sum in s[0]: write it to
+     *          partial[blockIdx.x]. */
+    (void)partial;
+    (void)s[tid];
+}
+
+extern "C" cudaError_t reduce_sum(const float *d_in, int n, float *d_out,
+                                  float *d_scratch, cudaStream_t stream)
+{
+    /* TODO(5): n == 0: there is nothing to launch (a grid of zero blocks is
+     *          an invalid launch), but d_out must become 0. Write it on the
+     *          stream: return cudaMemsetAsync(d_out, 0, sizeof(float), stream);
+     *          (the bits of 0.0f are all zero). */
+
+    /* TODO(6): the levels. Start with src = d_in, count = n, and repeat:
+     *            blocks = (count + 2 * THREADS - 1) / (2 * THREADS);
+     *            dst    = blocks == 1 ? d_out : d_scratch;
+     *            block_sums<<<blocks, THREADS, 0, stream>>>(src, count, dst);
+     *          check cudaGetLastError(); stop after the launch with one
+     *          block; otherwise the partial sums are the next level's input:
+     *            src = dst; count = blocks; d_scratch += blocks;
+     *          (moving d_scratch on keeps a level from overwriting the values
+     *          it reads; all levels together need fewer than n / 511 floats). */
+    (void)d_in;
+    (void)n;
+    (void)d_out;
+    (void)d_scratch;
+    (void)stream;
+
+    /* TODO(7): return the status of the last launch: cudaGetLastError(). */
+    return cudaSuccess;
+
+    /* TODO(8), for the fast stage: the levels after the first cost little;
+     *          the first one must read at the speed of memory. Give each
+     *          thread many elements (a grid-stride loop over a grid the size
+     *          of the GPU, summing in a register), load 16 bytes at a time
+     *          (float4, after adding the first elements one by one until the
+     *          address is 16-byte aligned), and reduce each warp with
+     *          __shfl_down_sync instead of shared memory. See the README. */
+}

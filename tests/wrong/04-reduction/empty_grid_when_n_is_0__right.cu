@@ -1,0 +1,34 @@
+/* WRONG ON PURPOSE: right for every n > 0, but with n == 0 it launches a
+ * grid of zero blocks, which CUDA refuses (cudaErrorInvalidConfiguration).
+ * d_out was zeroed, yet the entry point reports the failed launch. Work has
+ * no empty case, so it must first fail the right stage. */
+#include <cuda_runtime.h>
+
+#define T 256
+
+__global__ void sum_into(const float *in, int n, float *out)
+{
+    __shared__ float warp_sums[T / 32];
+    float v = 0.0f;
+    for (int i = blockIdx.x * T + threadIdx.x; i < n; i += gridDim.x * T) v += in[i];
+    for (int off = 16; off > 0; off /= 2) v += __shfl_down_sync(0xffffffffu, v, off);
+    if (threadIdx.x % 32 == 0) warp_sums[threadIdx.x / 32] = v;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        float total = 0.0f;
+        for (int w = 0; w < T / 32; w++) total += warp_sums[w];
+        atomicAdd(out, total);
+    }
+}
+
+extern "C" cudaError_t reduce_sum(const float *d_in, int n, float *d_out, float *d_scratch,
+                                  cudaStream_t stream)
+{
+    (void)d_scratch;
+    cudaError_t e = cudaMemsetAsync(d_out, 0, sizeof(float), stream);
+    if (e != cudaSuccess) return e;
+    int blocks = (n + T - 1) / T; /* 0 when n == 0 */
+    if (blocks > 1024) blocks = 1024;
+    sum_into<<<blocks, T, 0, stream>>>(d_in, n, d_out);
+    return cudaGetLastError();
+}
