@@ -20,7 +20,7 @@ enum { BUF_X, BUF_Y, BUF_RESULT };
 
 enum {
     VAR_TYPICAL,
-    VAR_CANCELLATION, /* large terms of both signs that cancel in pairs */
+    VAR_CANCELLATION, /* large terms of both signs that cancel in far-apart pairs */
     VAR_MIXED,        /* factors from 2^-50 to 2^50 */
     VAR_SUBNORMAL     /* subnormal products among normal ones */
 };
@@ -55,18 +55,21 @@ static void dot_generate(int buf, const lab_case *c, uint64_t seed, void *host,
     rng_t r = rng_seeded(seed);
     for (size_t i = 0; i < count; i++) {
         switch (c->variant) {
-        case VAR_CANCELLATION:
-            /* Pairs (2k, 2k+1): x repeats its value, y flips its sign, so the
-             * two terms cancel exactly; one pair in eight carries ordinary
-             * values instead. The exact sum is small, sum |terms| is huge. */
-            if ((i / 2) % 8 == 7) {
+        case VAR_CANCELLATION: {
+            /* Element i and its mirror n-1-i: x repeats its value, y flips
+             * its sign, so the two terms cancel exactly, but only once sums
+             * from far-apart parts of the array meet. One pair in eight (and
+             * the middle element) carries ordinary values instead. The exact
+             * sum is small, sum |terms| is huge. */
+            size_t mirror = count - 1 - i, first = i < mirror ? i : mirror;
+            if (first % 8 == 7 || i == mirror)
                 v[i] = dot_typical(buf, &r);
-            } else if (i % 2 == 0) {
+            else if (i < mirror)
                 v[i] = signed_pow2(&r, 10, 14);
-            } else {
-                v[i] = buf == BUF_X ? v[i - 1] : -v[i - 1];
-            }
+            else
+                v[i] = buf == BUF_X ? v[mirror] : -v[mirror];
             break;
+        }
         case VAR_MIXED: /* products from 2^-100 to 2^102 */
             v[i] = signed_pow2(&r, -50, 50);
             break;
