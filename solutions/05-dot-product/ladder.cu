@@ -107,11 +107,11 @@ static int v3_grid_stride_shuffles(void *const *d, const int64_t *dims, void *s)
 {
     int n = (int)dims[0];
     cudaStream_t stream = (cudaStream_t)s;
-    CUDA_RETURN_IF_ERROR(cudaMemsetAsync(d[2], 0, sizeof(float), stream));
-    if (n == 0) return cudaSuccess;
     int blocks;
     CUDA_RETURN_IF_ERROR(resident_blocks((const void *)dot_v3_grid_stride, &blocks));
     if (threads_fill(n, THREADS) < blocks) blocks = threads_fill(n, THREADS);
+    CUDA_RETURN_IF_ERROR(cudaMemsetAsync(d[2], 0, sizeof(float), stream));
+    if (n == 0) return cudaSuccess;
     dot_v3_grid_stride<<<blocks, THREADS, 0, stream>>>((const float *)d[0], (const float *)d[1],
                                                        n, (float *)d[2]);
     return cudaGetLastError();
