@@ -1,0 +1,76 @@
+/* lab.cu - lab 05's trusted CUDA side: how to call the student's entry
+ * point from the grader's generic buffer list, and the naive baseline the
+ * fast stage compares against. Students do not edit it.
+ */
+#include <cuda_runtime.h>
+#include <time.h>
+
+#include "lab_spec.h"
+
+extern "C" cudaError_t dot(const float *d_x, const float *d_y, int n, float *d_result,
+                           cudaStream_t stream);
+extern "C" const lab_spec LAB_05_DOT_PRODUCT;
+
+/* Holding back the legacy default stream.
+ *
+ * The grader's stream is non-blocking, so work a submission puts on the
+ * default stream (a cudaMemset, or a cudaMemsetAsync without a stream) is
+ * not ordered with its kernel. On an idle GPU the tiny memset, queued first,
+ * almost always runs first anyway, and the bug would go unseen. In the work
+ * and right stages the grader therefore parks the default stream for a few
+ * milliseconds (a host function that sleeps; it uses no GPU resources)
+ * before every call, as a busy program might: a memset put there then runs
+ * after the kernel it was meant to precede, and the result comes out 0.
+ * Correct code never waits for it. The fast stage's size is above the
+ * limit, so nothing is held while timing. The CPU emulation runs every
+ * stream in order and has no host functions, so it skips this. */
+static const int64_t HOLD_UP_TO_N = (int64_t)1 << 23;
+static const long HOLD_NS = 5 * 1000 * 1000;
+
+#ifndef CUDA_EMU
+static void CUDART_CB hold_default_stream(void *)
+{
+    struct timespec t = {0, HOLD_NS};
+    while (nanosleep(&t, &t) != 0) {
+    }
+}
+#endif
+
+static int call_submission(void *const *d, const int64_t *dims, void *stream)
+{
+#ifndef CUDA_EMU
+    if (dims[0] <= HOLD_UP_TO_N) {
+        cudaError_t e = cudaLaunchHostFunc(cudaStreamLegacy, hold_default_stream, NULL);
+        if (e != cudaSuccess) return e;
+    }
+#endif
+    return dot((const float *)d[0], (const float *)d[1], (int)dims[0], (float *)d[2],
+               (cudaStream_t)stream);
+}
+
+/* The baseline: right, and the first thing one writes, one thread per
+ * element and one atomicAdd per element on the single result. Atomics on
+ * one address are serialised in the L2 cache, one after another, so the
+ * 2^26 additions of the timed size queue up behind each other while the
+ * memory system idles: the lesson of this lab is to add within a block
+ * first and send one number per block. */
+__global__ static void dot_naive(const float *x, const float *y, int n, float *result)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) atomicAdd(result, x[i] * y[i]);
+}
+
+static int call_baseline(void *const *d, const int64_t *dims, void *stream)
+{
+    int n = (int)dims[0];
+    cudaStream_t s = (cudaStream_t)stream;
+    float *result = (float *)d[2];
+    cudaError_t e = cudaMemsetAsync(result, 0, sizeof(float), s);
+    if (e != cudaSuccess || n == 0) return e;
+    dot_naive<<<(n + 255) / 256, 256, 0, s>>>((const float *)d[0], (const float *)d[1], n,
+                                              result);
+    return cudaGetLastError();
+}
+
+extern "C" const lab_device LAB_DEVICE = {&LAB_05_DOT_PRODUCT, call_submission, call_baseline,
+                                          NULL};

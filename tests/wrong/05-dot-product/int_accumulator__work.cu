@@ -1,0 +1,32 @@
+/* WRONG ON PURPOSE: each thread accumulates in an int ("sums are integers,
+ * and integer adds are exact"). sum += x[i] * y[i] converts every partial
+ * sum back to int, cutting off its fraction: with values below 1 most
+ * products vanish altogether.
+ * Must first fail the work stage. */
+#include <cuda_runtime.h>
+
+__global__ void dot_kernel(const float *x, const float *y, int n, float *result)
+{
+    __shared__ float partial[256];
+    int sum = 0;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        sum += x[i] * y[i];
+    partial[threadIdx.x] = (float)sum;
+    __syncthreads();
+    for (int half = blockDim.x / 2; half > 0; half /= 2) {
+        if (threadIdx.x < half) partial[threadIdx.x] += partial[threadIdx.x + half];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) atomicAdd(result, partial[0]);
+}
+
+extern "C" cudaError_t dot(const float *d_x, const float *d_y, int n, float *d_result,
+                           cudaStream_t stream)
+{
+    cudaError_t e = cudaMemsetAsync(d_result, 0, sizeof(float), stream);
+    if (e != cudaSuccess || n == 0) return e;
+    int blocks = (n + 255) / 256;
+    if (blocks > 1024) blocks = 1024;
+    dot_kernel<<<blocks, 256, 0, stream>>>(d_x, d_y, n, d_result);
+    return cudaGetLastError();
+}
