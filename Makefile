@@ -8,6 +8,7 @@
 #
 # SM=90 picks the GPU architecture; by default it is read off the GPU, or 90
 # (the H100) when there is none. NVCC=/path/to/nvcc picks the compiler.
+# EMU=1 runs work and right on the CPU (the default when there is no GPU).
 
 NVCC      ?= nvcc
 CC        ?= gcc
@@ -23,6 +24,13 @@ CFLAGS    := -std=c11 -O2 -Wall -Wextra -Werror -Wno-format-truncation -Igrader 
 NVFLAGS   := -O3 -lineinfo -std=c++17 -arch=sm_$(SM) -Igrader -Icommon -Xcompiler -Wall,-Wextra
 
 LABS      := $(sort $(notdir $(wildcard labs/[0-9][0-9]-*)))
+EMU_BUILD := $(BUILD)/emu
+EMU_TRUSTED := $(EMU_BUILD)/trusted
+# CPU emulation (common/emu): the host compiler, one fiber per CUDA thread.
+EMU_CXXFLAGS := -std=c++17 -O2 -g -ffp-contract=off -fno-strict-aliasing -Wno-unknown-pragmas \
+                -Icommon/emu/include -include common/emu/cuda_emu.h -Igrader -Icommon
+EMU_SRCS  := $(wildcard common/emu/src/* common/emu/include/*.h common/emu/include/emu/*.h) \
+             common/emu/cuda_emu.h common/emu/emu_rewrite.c
 OBJ       := $(BUILD)/obj
 TRUSTED   := $(BUILD)/sm_$(SM)/trusted
 
@@ -36,7 +44,7 @@ RUNNER_SRCS := $(wildcard grader/runner/*.cu)
 
 .PHONY: all grade ladder grade-command test solutions clean check-lab FORCE
 
-all: $(BUILD)/grade $(BUILD)/probe $(foreach l,$(LABS),$(TRUSTED)/$(l)/.built)
+all: $(BUILD)/grade $(BUILD)/probe $(foreach l,$(LABS),$(TRUSTED)/$(l)/.built $(EMU_TRUSTED)/$(l)/.built)
 
 $(OBJ)/%.o: %.c $(wildcard grader/*.h)
 	@mkdir -p $(dir $@)
@@ -76,6 +84,22 @@ $(TRUSTED)/%/.built: labs/%/lab.cu labs/%/spec.c $(RUNNER_SRCS) grader/runner/ru
 	$(foreach f,$(RUNNER_SRCS),$(NVCC) $(NVFLAGS) -c $(f) -o $(dir $@)runner_$(notdir $(f:.cu=.o)) &&) true
 	@touch $@
 
+# The emulation runtime (libcudaemu.a) and the launch-syntax rewriter.
+$(EMU_BUILD)/.built: $(EMU_SRCS) common/emu/build.sh
+	@mkdir -p $(EMU_BUILD)
+	common/emu/build.sh $(EMU_BUILD)
+	@touch $@
+
+# The same trusted files as above, rewritten and compiled for the CPU.
+$(EMU_TRUSTED)/%/.built: $(EMU_BUILD)/.built labs/%/lab.cu labs/%/spec.c $(RUNNER_SRCS) grader/runner/runner.h $(wildcard grader/*.h) grader/stats.c grader/lab_spec.c
+	@mkdir -p $(dir $@)
+	$(foreach f,labs/$*/lab.cu $(RUNNER_SRCS),$(EMU_BUILD)/emu_rewrite $(f) $(dir $@)$(subst /,_,$(f)).cpp && \
+	  $(CXX) $(EMU_CXXFLAGS) -iquote $(dir $(f)) -c $(dir $@)$(subst /,_,$(f)).cpp -o $(dir $@)$(subst /,_,$(f:.cu=.o)) &&) true
+	$(CC) $(CFLAGS) -c labs/$*/spec.c -o $(dir $@)spec.o
+	$(CC) $(CFLAGS) -c grader/stats.c -o $(dir $@)stats.o
+	$(CC) $(CFLAGS) -c grader/lab_spec.c -o $(dir $@)lab_spec.o
+	@touch $@
+
 # LAB=01, LAB=01-vector-add and LAB=vector-add all name the same lab.
 LAB_ID = $(notdir $(firstword $(wildcard labs/$(LAB) labs/$(LAB)-* labs/[0-9][0-9]-$(LAB))))
 
@@ -85,19 +109,22 @@ check-lab:
 
 GRADE_CMD = $(BUILD)/grade --lab $(LAB_ID) --root . --nvcc $(NVCC) --arch sm_$(SM) \
 	--include common --objects $(TRUSTED) --probe $(BUILD)/probe --stage $(STAGE) \
+	--emu $(EMU_BUILD) --emu-objects $(EMU_TRUSTED) $(if $(filter 1 yes,$(EMU)),--emulate) \
 	$(if $(SUBMISSION),--submission '$(SUBMISSION)') $(if $(RESULTS),--results '$(RESULTS)') \
 	$(if $(SEED),--seed $(SEED)) $(if $(KEEP),--keep) $(if $(LADDER),--ladder)
 
 # make can only exit 0 or 2; ./grade takes the same arguments and keeps the
 # grader's exit codes (0 passed, 1 failed, 2 usage or build error, 3 no GPU).
-grade: check-lab $(BUILD)/grade $(BUILD)/probe $(TRUSTED)/$(LAB_ID)/.built
+LAB_DEPS = $(BUILD)/grade $(BUILD)/probe $(TRUSTED)/$(LAB_ID)/.built $(EMU_TRUSTED)/$(LAB_ID)/.built
+
+grade: check-lab $(LAB_DEPS)
 	@$(GRADE_CMD)
 
 # Check and time every rung of solutions/NN-name/ladder.cu in one run.
-ladder: check-lab $(BUILD)/grade $(BUILD)/probe $(TRUSTED)/$(LAB_ID)/.built
+ladder: check-lab $(LAB_DEPS)
 	@$(GRADE_CMD) --ladder
 
-grade-command: check-lab $(BUILD)/grade $(BUILD)/probe $(TRUSTED)/$(LAB_ID)/.built
+grade-command: check-lab $(LAB_DEPS)
 	@echo "$(GRADE_CMD)"
 
 solutions: all

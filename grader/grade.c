@@ -22,18 +22,18 @@ static const uint64_t DEFAULT_SEED = 24301;
 
 typedef struct {
     const char *lab, *submission, *stage, *results, *root, *nvcc, *arch,
-        *include_dir, *objects_dir, *probe;
+        *include_dir, *objects_dir, *probe, *emu_dir, *emu_objects_dir;
     uint64_t seed;
-    int keep, ladder;
+    int keep, ladder, emulate;
 } options;
 
 static void usage(void)
 {
     fprintf(stderr,
             "usage: grade --lab NN [--submission FILE] [--stage work|right|fast]\n"
-            "             [--results FILE.json] [--seed N] [--keep] [--ladder]\n"
+            "             [--results FILE.json] [--seed N] [--keep] [--ladder] [--emulate]\n"
             "             --root DIR --nvcc NVCC --arch SM --include DIR\n"
-            "             --objects DIR --probe PROBE\n"
+            "             --objects DIR --probe PROBE [--emu DIR --emu-objects DIR]\n"
             "Normally run through make: make grade LAB=01 [SUBMISSION=...] "
             "[STAGE=...] [RESULTS=...]\n"
             "--ladder checks and times every rung of solutions/NN-name/ladder.cu\n"
@@ -61,9 +61,12 @@ static int parse_options(int argc, char **argv, options *o)
                          : !strcmp(a, "--include") ? &o->include_dir
                          : !strcmp(a, "--objects") ? &o->objects_dir
                          : !strcmp(a, "--probe") ? &o->probe
+                         : !strcmp(a, "--emu") ? &o->emu_dir
+                         : !strcmp(a, "--emu-objects") ? &o->emu_objects_dir
                          : NULL;
         if (!strcmp(a, "--keep")) { o->keep = 1; continue; }
         if (!strcmp(a, "--ladder")) { o->ladder = 1; continue; }
+        if (!strcmp(a, "--emulate")) { o->emulate = 1; continue; }
         if (!strcmp(a, "--seed") && v) {
             char *end;
             o->seed = strtoull(v, &end, 0);
@@ -232,6 +235,20 @@ int main(int argc, char **argv)
     skip_rest(st, last + 1, N_STAGES, "not requested");
 
     probe_device(o.probe, scratch, &g.device);
+    /* Without a GPU, work and right run on the CPU; EMU=1 asks for that
+     * even with one. */
+    int can_emulate = o.emu_dir && o.emu_objects_dir;
+    g.emulated = can_emulate && (o.emulate || !g.device.ok);
+    if (o.emulate && !can_emulate) {
+        fprintf(stderr, "grade: --emulate needs --emu and --emu-objects\n");
+        return finish(&o, &g, st, EXIT_USAGE);
+    }
+    if (o.ladder && g.emulated) {
+        printf("a ladder is timed, so it needs a GPU%s%s\n", g.device.ok ? "" : ": ",
+               g.device.ok ? "" : g.device.error);
+        return finish(&o, &g, st, EXIT_NO_GPU);
+    }
+
     char objects[512], runner[512], sanitizer[512];
     snprintf(objects, sizeof objects, "%s/%s", o.objects_dir, g.spec->id);
     char source_dir[512];
@@ -241,8 +258,11 @@ int main(int argc, char **argv)
     else snprintf(source_dir, sizeof source_dir, ".");
     char grader_dir[512];
     snprintf(grader_dir, sizeof grader_dir, "%s/grader", o.root);
-    build_config b = {o.nvcc, o.arch, o.include_dir, objects, o.ladder ? source_dir : NULL,
-                      o.ladder ? grader_dir : NULL};
+    char emu_objects[512];
+    snprintf(emu_objects, sizeof emu_objects, "%s/%s", o.emu_objects_dir ? o.emu_objects_dir : ".",
+             g.spec->id);
+    build_config b = {o.nvcc, o.arch, o.include_dir, objects, o.emu_dir, emu_objects,
+                      o.ladder ? source_dir : NULL, o.ladder ? grader_dir : NULL};
     char *build_log = NULL;
     if (build_runner(&b, &g, runner, sizeof runner, &build_log) != 0) {
         report_header(&g);
@@ -258,7 +278,7 @@ int main(int argc, char **argv)
     g.runner = runner;
     g.sanitizer = find_sanitizer(o.nvcc, sanitizer, sizeof sanitizer);
     report_header(&g);
-    if (!g.device.ok) {
+    if (!g.device.ok && !g.emulated) {
         printf("no usable GPU: %s\n", g.device.error);
         skip_rest(st, 0, last + 1, "skipped: needs a GPU");
         return finish(&o, &g, st, EXIT_NO_GPU);
@@ -274,15 +294,27 @@ int main(int argc, char **argv)
     static const stage_fn run[N_STAGES] = {stage_work, stage_right, stage_fast};
     static const char *const gate[N_STAGES] = {
         "", "skipped (make it work first)", "skipped (make it right first)"};
-    int code = EXIT_PASSED;
+    int code = EXIT_PASSED, needed_gpu = 0;
     for (int i = 0; i <= last; i++) {
         if (code != EXIT_PASSED) {
             skip_rest(st, i, i + 1, gate[i]);
+        } else if (g.emulated && i == STAGE_FAST) {
+            skip_rest(st, i, i + 1, "skipped: needs a GPU (timing cannot be emulated)");
+            needed_gpu = 1;
         } else {
             run[i](&g, &st[i]);
             if (st[i].status != ST_PASS) code = EXIT_FAILED;
+            if (g.emulated) {
+                size_t len = strlen(st[i].summary);
+                snprintf(st[i].summary + len, sizeof st[i].summary - len,
+                         " [emulated on the CPU]");
+            }
         }
         report_stage(&st[i]);
+    }
+    if (code == EXIT_PASSED && needed_gpu) {
+        printf("verdict: the stages that could run passed; fast needs a GPU\n");
+        return finish(&o, &g, st, EXIT_NO_GPU);
     }
     printf("%s\n", code == EXIT_PASSED ? "verdict: PASS" : "verdict: FAIL");
     return finish(&o, &g, st, code);

@@ -114,13 +114,17 @@ int run_ladder_report(const grade_ctx *g, const char *results);
 /* build.c */
 typedef struct {
     const char *nvcc, *arch, *include_dir, *objects_dir;
+    /* The CPU emulation: the runtime and rewriter, and the trusted objects
+     * compiled for it. */
+    const char *emu_dir, *emu_objects_dir;
     /* Ladders only: the solution's own folder, so ladder.cu can include the
      * reference solution instead of repeating it, and the grader's headers
      * for lab_ladder. Never set for grading. */
     const char *source_dir, *grader_dir;
 } build_config;
-/* Compile the submission and link the runner into scratch. Returns 0 on
- * success; on failure the compiler's output is in *log (caller frees). */
+/* Compile the submission (with nvcc, or for the CPU when g->emulated) and
+ * link the runner into scratch. Returns 0 on success; on failure the
+ * compiler's output is in *log (caller frees). */
 int build_runner(const build_config *b, grade_ctx *g, char *runner,
                  size_t runner_size, char **log);
 

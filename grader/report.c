@@ -31,8 +31,8 @@ void report_header(const grade_ctx *g)
     const device_info *d = &g->device;
     printf("lab %s (%s): %s\n", g->spec->id, g->spec->title, g->submission);
     if (g->emulated)
-        printf("emulated on the CPU (%s); seed %llu\n", d->error,
-               (unsigned long long)g->seed);
+        printf("emulated on the CPU (%s): work and right only; seed %llu\n",
+               d->ok ? "EMU=1" : d->error, (unsigned long long)g->seed);
     else if (d->ok)
         printf("%s, compute capability %s, %d SMs, %d MHz, memory %d MHz, driver %s, "
                "runtime %s; seed %llu\n",

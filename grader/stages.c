@@ -79,6 +79,22 @@ static void log_excerpt(const char *log, stage_result *st)
     free(tail);
 }
 
+/* The CPU emulation reports a kernel fault (an out-of-bounds access, a
+ * misaligned vector, barriers at different call sites) on one line that
+ * starts with "emulator:" and names the thread and block. */
+static int emulator_fault(const char *log, char *summary, size_t size, const char *where)
+{
+    char *text = iso_log_tail(log, 16 * 1024);
+    if (!text) return 0;
+    char *line = strstr(text, "emulator: ");
+    if (line) {
+        line[strcspn(line, "\n")] = 0;
+        snprintf(summary, size, "the kernel faulted at %s: %s", where, line + 10);
+    }
+    free(text);
+    return line != NULL;
+}
+
 /* A call that began and never finished: the student's code hung or
  * crashed inside it. */
 static void stopped_during(const grade_ctx *g, const proto_call *call,
@@ -96,6 +112,8 @@ static void stopped_during(const grade_ctx *g, const proto_call *call,
         sb_printf(&st->details, "hint: %s\n",
                   hint_or(h->timeout, "check that every loop's index moves towards "
                                       "its end, and that no thread waits forever"));
+    } else if (emulator_fault(log, st->summary, sizeof st->summary, where)) {
+        /* the summary already holds the emulator's own words */
     } else {
         snprintf(st->summary, sizeof st->summary, "the run crashed (%s) at %s", how, where);
         log_excerpt(log, st);

@@ -107,8 +107,14 @@ EOF
         "${GRADE[@]}" --lab 01 --submission "$bad/defines_main.cu"
     cli_case make_unknown_lab 2 "no lab called 'nope'" -- make --no-print-directory grade LAB=nope
     cli_case wrapper_keeps_exit_code 2 "STAGE must be" -- ./grade LAB=01 STAGE=quick
+    cli_case emu_forced_stage_right 0 "right PASS .*\[emulated on the CPU\]" -- \
+        ./grade LAB=01 SUBMISSION=solutions/01-vector-add/vector_add.cu STAGE=right EMU=1
+    cli_case emu_ladder_needs_gpu 3 "a ladder is timed, so it needs a GPU" -- \
+        ./grade LAB=01 LADDER=1 EMU=1
     if [ "$HAVE_GPU" = 0 ]; then
-        cli_case no_gpu_exit_3 3 "no usable GPU" -- \
+        cli_case emulates_without_gpu_then_exit_3 3 "fast  skipped skipped: needs a GPU" -- \
+            ./grade LAB=01 SUBMISSION=solutions/01-vector-add/vector_add.cu
+        cli_case no_gpu_no_emulation_exit_3 3 "no usable GPU" -- \
             "${GRADE[@]}" --lab 01 --results "$OUT/cli-nogpu.json"
         if grep -q '"status": "skipped", "message": "skipped: needs a GPU"' "$OUT/cli-nogpu.json" 2>/dev/null; then
             pass cli/no_gpu_json_says_skipped
@@ -116,40 +122,18 @@ EOF
             fail cli/no_gpu_json_says_skipped "stages not reported as skipped in $OUT/cli-nogpu.json"
         fi
     else
-        skip cli/no_gpu_exit_3 "this machine has a GPU"
+        skip cli/emulates_without_gpu_then_exit_3 "this machine has a GPU"
+        skip cli/no_gpu_no_emulation_exit_3 "this machine has a GPU"
         skip cli/no_gpu_json_says_skipped "this machine has a GPU"
     fi
 }
 
-# -------------------------------------------------- end to end, on a GPU
-# The statuses of the three stages, e.g. "pass fail skipped" (error counts
-# as fail: both reject the submission).
-stages_of() {
-    grep -o '"name": "[a-z]*", "status": "[a-z]*"' "$1" | sed 's/.*"status": "//; s/"//' |
-        sed 's/error/fail/' | tr '\n' ' ' | sed 's/ $//'
-}
-
-e2e_case() {
-    local name=$1 lab=$2 file=$3 want=$4 stage=${5:-fast}
-    if [ "$HAVE_GPU" = 0 ]; then
-        skip "e2e/$name" "needs a GPU ($GPU_REASON)"
-        return
-    fi
-    local json=$OUT/e2e-$(echo "$name" | tr '/' '_').json log
-    log=${json%.json}.log
-    "${GRADE[@]}" --lab "$lab" --submission "$file" --stage "$stage" --results "$json" >"$log" 2>&1
-    local got
-    got=$(stages_of "$json" 2>/dev/null)
-    if [ "$got" = "$want" ]; then
-        pass "e2e/$name"
-    else
-        fail "e2e/$name" "stages '$got', expected '$want': $(grep -E '^(work|right|fast) ' "$log" | tr '\n' ' ')"
-    fi
-}
-
-# A wrong submission tests/wrong/LAB/NAME__STAGE.cu must pass every stage
-# before STAGE and fail STAGE; a correct one tests/correct/LAB/NAME__STAGE.cu
-# must pass every stage up to STAGE.
+# ------------------------------------------- end to end: the case list
+# One line per submission to grade: NAME LAB FILE EXPECTED STAGE, where
+# EXPECTED is the statuses of work, right and fast on a GPU when graded up
+# to STAGE. A wrong submission tests/wrong/LAB/NAME__STAGE.cu must pass every
+# stage before STAGE and fail STAGE; a correct one tests/correct/LAB/
+# NAME__STAGE.cu must pass every stage up to STAGE.
 expected_failure() {
     case $1 in
     work) echo "fail skipped skipped" ;;
@@ -165,36 +149,132 @@ expected_pass() {
     esac
 }
 
-e2e_tests() {
+list_cases() {
+    local dir lab student f base stage
     for dir in labs/[0-9][0-9]-*/; do
-        local lab student f base stage
         lab=$(basename "$dir")
         student=$(ls "$dir"*.cu | grep -v '/lab\.cu$' | head -n 1)
-        e2e_case "$lab/solution" "$lab" "solutions/$lab/$(basename "$student")" "pass pass pass"
-        e2e_case "$lab/skeleton" "$lab" "$student" "fail skipped skipped"
+        echo "$lab/solution $lab solutions/$lab/$(basename "$student") pass_pass_pass fast"
+        echo "$lab/skeleton $lab $student fail_skipped_skipped fast"
         for f in tests/wrong/"$lab"/*.cu; do
             [ -e "$f" ] || continue
             base=$(basename "$f" .cu)
             stage=${base##*__}
-            e2e_case "$lab/wrong/$base" "$lab" "$f" "$(expected_failure "$stage")"
+            echo "$lab/wrong/$base $lab $f $(expected_failure "$stage" | tr ' ' _) fast"
         done
-        if [ -e "solutions/$lab/ladder.cu" ]; then
-            if [ "$HAVE_GPU" = 0 ]; then
-                skip "e2e/$lab/ladder" "needs a GPU ($GPU_REASON)"
-            elif "${GRADE[@]}" --lab "$lab" --ladder --results "$OUT/ladder-$lab.json" \
-                    >"$OUT/ladder-$lab.log" 2>&1 && grep -q '"right": true' "$OUT/ladder-$lab.json"; then
-                pass "e2e/$lab/ladder"
-            else
-                fail "e2e/$lab/ladder" "$(grep -E 'NO:|stopped' "$OUT/ladder-$lab.log" | head -n 3 | tr '\n' ' ')"
-            fi
-        fi
         for f in tests/correct/"$lab"/*.cu; do
             [ -e "$f" ] || continue
             base=$(basename "$f" .cu)
             stage=${base##*__}
-            e2e_case "$lab/correct/$base" "$lab" "$f" "$(expected_pass "$stage")" "$stage"
+            echo "$lab/correct/$base $lab $f $(expected_pass "$stage" | tr ' ' _) $stage"
         done
     done
+}
+
+# The statuses of the three stages in a result file, e.g. "pass fail
+# skipped" (error counts as fail: both reject the submission).
+stages_of() {
+    grep -o '"name": "[a-z]*", "status": "[a-z]*"' "$1" 2>/dev/null | sed 's/.*"status": "//; s/"//' |
+        sed 's/error/fail/' | tr '\n' ' ' | sed 's/ $//'
+}
+export -f stages_of
+
+# ------------------------------------------------------ end to end, on a GPU
+e2e_tests() {
+    local name lab file want stage json got
+    while read -r name lab file want stage; do
+        want=${want//_/ }
+        if [ "$HAVE_GPU" = 0 ]; then
+            skip "e2e/$name" "needs a GPU ($GPU_REASON)"
+            continue
+        fi
+        json=$OUT/e2e-${name//\//_}.json
+        "${GRADE[@]}" --lab "$lab" --submission "$file" --stage "$stage" --results "$json" \
+            >"${json%.json}.log" 2>&1
+        got=$(stages_of "$json")
+        if [ "$got" = "$want" ]; then
+            pass "e2e/$name"
+        else
+            fail "e2e/$name" "stages '$got', expected '$want': $(grep -E '^(work|right|fast) ' "${json%.json}.log" | tr '\n' ' ')"
+        fi
+    done < <(list_cases)
+    for dir in labs/[0-9][0-9]-*/; do
+        local l
+        l=$(basename "$dir")
+        [ -e "solutions/$l/ladder.cu" ] || continue
+        if [ "$HAVE_GPU" = 0 ]; then
+            skip "e2e/$l/ladder" "needs a GPU ($GPU_REASON)"
+        elif "${GRADE[@]}" --lab "$l" --ladder --results "$OUT/ladder-$l.json" \
+                >"$OUT/ladder-$l.log" 2>&1 && grep -q '"right": true' "$OUT/ladder-$l.json"; then
+            pass "e2e/$l/ladder"
+        else
+            fail "e2e/$l/ladder" "$(grep -E 'NO:|stopped' "$OUT/ladder-$l.log" | head -n 3 | tr '\n' ' ')"
+        fi
+    done
+}
+
+# ---------------------------------------- end to end, emulated on the CPU
+# Every case runs through work and right in the CPU emulation, on any
+# machine. What a GPU would reject only at fast must pass work and right
+# here. A file whose verdict in emulation differs from the GPU's says so on
+# a line "EMULATION: <work> <right>: why" (e.g. the CPU does not contract
+# a*b+c into an FMA); the agreement check then accepts that difference.
+emu_one() {
+    local name=$1 lab=$2 file=$3 want=$4 stage=$5
+    want=${want//_/ }
+    local emu_stage=right
+    [ "$stage" = work ] && emu_stage=work
+    local expect
+    expect=$(echo "$want" | awk -v s="$emu_stage" '{ print $1, (s == "work" ? "skipped" : $2), "skipped" }')
+    local marker
+    marker=$(grep -m 1 -o 'EMULATION: [a-z]* [a-z]*' "$file" | cut -d' ' -f2-)
+    [ -n "$marker" ] && expect="$marker skipped"
+    local json=$OUT/emu-${name//\//_}.json
+    "$BUILD/grade" --root . --nvcc "$NVCC" --arch "sm_$SM" --include common --objects "$TRUSTED" \
+        --probe "$BUILD/probe" --emu "$BUILD/emu" --emu-objects "$BUILD/emu/trusted" --emulate \
+        --lab "$lab" --submission "$file" --stage "$emu_stage" --results "$json" >"${json%.json}.log" 2>&1
+    local got
+    got=$(stages_of "$json")
+    if [ "$got" = "$expect" ]; then
+        echo "PASS emu/$name${marker:+ (as marked: $marker)}"
+    else
+        echo "FAIL emu/$name: stages '$got', expected '$expect': $(grep -E '^(work|right) ' "${json%.json}.log" | tr '\n' ' ')"
+    fi
+}
+export -f emu_one
+
+emu_tests() {
+    list_cases | OUT=$OUT BUILD=$BUILD NVCC=$NVCC SM=$SM TRUSTED=$TRUSTED \
+        xargs -P "$(nproc)" -L 1 bash -c 'emu_one "$@"' _ | sort | tee -a "$RESULTS"
+}
+
+# With a GPU: every case must get the same work and right verdicts in
+# emulation as on the GPU, unless its file explains the difference.
+agreement_tests() {
+    local name lab file want stage gpu emu marker
+    while read -r name lab file want stage; do
+        if [ "$HAVE_GPU" = 0 ]; then
+            skip "agree/$name" "needs a GPU to compare with"
+            continue
+        fi
+        gpu=$(stages_of "$OUT/e2e-${name//\//_}.json" | cut -d' ' -f1-2)
+        emu=$(stages_of "$OUT/emu-${name//\//_}.json" | cut -d' ' -f1-2)
+        marker=$(grep -m 1 'EMULATION: ' "$file" | sed 's/.*EMULATION: //')
+        [ "$stage" = work ] && gpu=$(echo "$gpu" | cut -d' ' -f1) && emu=$(echo "$emu" | cut -d' ' -f1)
+        if [ "$gpu" = "$emu" ]; then
+            pass "agree/$name"
+        elif [ -n "$marker" ]; then
+            pass "agree/$name (differs, explained: $marker)"
+        else
+            fail "agree/$name" "GPU '$gpu' but emulation '$emu'"
+        fi
+    done < <(list_cases)
+}
+
+# ------------------------------------------- the emulation's own tests
+emulation_tests() {
+    bash tests/emu/run.sh "$OUT/emu-self" 2>&1 | sed 's/^\(PASS\|FAIL\|SKIP\) /\1 emu-self\//' |
+        grep -E '^(PASS|FAIL|SKIP) ' | tee -a "$RESULTS"
 }
 
 # Is there a GPU? The trusted probe says.
@@ -209,7 +289,10 @@ fi
 unit_tests
 compile_all
 cli_tests
+emulation_tests
+emu_tests
 e2e_tests
+agreement_tests
 
 passed=$(grep -c '^PASS ' "$RESULTS")
 failed=$(grep -c '^FAIL ' "$RESULTS")

@@ -1,0 +1,229 @@
+/* The scheduler: runs the threads of one block on fibers.
+ *
+ * Runnable threads are picked in a seeded random order and run until they
+ * finish or wait (at __syncthreads or a warp primitive).  A thread that
+ * never waits runs start to finish on a pooled stack without any other
+ * switch.  When nothing is runnable, either every live thread waits at the
+ * same __syncthreads (release them all), or the block is stuck (report). */
+#include "emu_block.h"
+
+#include <cstdio>
+#include <cstring>
+
+namespace emu {
+
+uint3 current_thread_index;
+uint3 current_block_index;
+dim3 current_block_dim;
+dim3 current_grid_dim;
+block_state *active_block = nullptr;
+
+namespace {
+bool same_site(const char *file_a, int line_a, const char *file_b, int line_b)
+{
+    return line_a == line_b && (file_a == file_b || std::strcmp(file_a, file_b) == 0);
+}
+
+void thread_main(void *argument)
+{
+    thread_slot *thread = (thread_slot *)argument;
+    block_state *block = active_block;
+    block->body(block->body_context);
+    thread->state = thread_state::exited;
+    fiber_switch(&thread->context, &block->scheduler);
+    __builtin_unreachable();
+}
+
+void release_barrier(block_state &block)
+{
+    barrier_outcome outcome{block.barrier_true_count, (int)block.barrier_waiting};
+    for (unsigned int i = 0; i < block.thread_count; ++i) {
+        thread_slot &thread = block.threads[i];
+        if (thread.state == thread_state::at_barrier) {
+            thread.barrier_result = outcome;
+            make_ready(block, thread);
+        }
+    }
+    block.barrier_waiting = 0;
+    block.barrier_true_count = 0;
+    block.barrier_first = nullptr;
+}
+
+void format_index(char *buffer, std::size_t size, uint3 index)
+{
+    std::snprintf(buffer, size, "(%u,%u,%u)", index.x, index.y, index.z);
+}
+
+/* Kept out of block_barrier so that the frame every waiting thread keeps on
+ * its stack stays small. */
+[[noreturn]] __attribute__((noinline, cold)) void report_divergent_barrier(const block_state &block,
+                                                                          const thread_slot &thread,
+                                                                          const char *file, int line)
+{
+    char first[48], second[48], block_name[48], detail[640];
+    format_index(first, sizeof first, block.barrier_first->index);
+    format_index(second, sizeof second, thread.index);
+    format_index(block_name, sizeof block_name, current_block_index);
+    std::snprintf(detail, sizeof detail,
+                  "threads of block %s in kernel %s wait at different __syncthreads: thread %s at %s:%d and "
+                  "thread %s at %s:%d (a barrier in divergent code; the GPU would hang or misbehave)",
+                  block_name, current_kernel_name, first, block.barrier_first->wait_file,
+                  block.barrier_first->wait_line, second, file, line);
+    abort_kernel_from_thread(cudaErrorLaunchFailure, detail);
+}
+
+void report_stuck_block(const block_state &block)
+{
+    const thread_slot *at_barrier = nullptr, *at_warp = nullptr;
+    unsigned int barrier_count = 0, warp_count = 0;
+    for (unsigned int i = 0; i < block.thread_count; ++i) {
+        const thread_slot &thread = block.threads[i];
+        if (thread.state == thread_state::at_barrier && barrier_count++ == 0)
+            at_barrier = &thread;
+        if (thread.state == thread_state::at_warp_op && warp_count++ == 0)
+            at_warp = &thread;
+    }
+    char block_name[48], detail[768];
+    format_index(block_name, sizeof block_name, current_block_index);
+    int used = std::snprintf(detail, sizeof detail, "deadlock in block %s of kernel %s:", block_name,
+                             current_kernel_name);
+    if (at_barrier) {
+        char thread_name[48];
+        format_index(thread_name, sizeof thread_name, at_barrier->index);
+        used += std::snprintf(detail + used, sizeof detail - used,
+                              " %u thread(s) wait at __syncthreads (%s:%d, e.g. thread %s)", barrier_count,
+                              at_barrier->wait_file, at_barrier->wait_line, thread_name);
+    }
+    if (at_warp) {
+        char thread_name[48];
+        format_index(thread_name, sizeof thread_name, at_warp->index);
+        std::snprintf(detail + used, sizeof detail - used,
+                      "%s %u thread(s) wait in warp primitives that can never complete (e.g. thread %s at %s with "
+                      "mask 0x%08x, %s:%d)",
+                      at_barrier ? " while" : "", warp_count, thread_name, warp_op_name(at_warp->request.op),
+                      at_warp->request.mask, at_warp->wait_file, at_warp->wait_line);
+    }
+    report_kernel_error(cudaErrorLaunchFailure, detail);
+}
+
+void release_stacks(block_state &block)
+{
+    for (unsigned int i = 0; i < block.thread_count; ++i)
+        if (block.threads[i].stack) {
+            give_back_stack(block.threads[i].stack);
+            block.threads[i].stack = nullptr;
+        }
+}
+
+unsigned int random_below(unsigned int bound) { return (unsigned int)(((next_random() >> 32) * bound) >> 32); }
+} // namespace
+
+void make_ready(block_state &block, thread_slot &thread)
+{
+    thread.state = thread_state::ready;
+    block.ready[block.ready_count++] = (unsigned int)(&thread - block.threads);
+}
+
+void suspend_current_thread()
+{
+    block_state &block = *active_block;
+    thread_slot &thread = *block.current;
+    fiber_switch(&thread.context, &block.scheduler);
+    /* Resumed by the scheduler, which has restored threadIdx. */
+}
+
+void abort_kernel_from_thread(cudaError_t error, const char *detail)
+{
+    block_state &block = *active_block;
+    report_kernel_error(error, detail);
+    block.aborted = true;
+    fiber_switch(&block.current->context, &block.scheduler);
+    __builtin_unreachable();
+}
+
+barrier_outcome block_barrier(int predicate, const char *file, int line)
+{
+    block_state *block = active_block;
+    if (!block) /* host code calling a __device__ helper: a block of one thread */
+        return barrier_outcome{predicate != 0, 1};
+    thread_slot &thread = *block->current;
+    thread.wait_file = file;
+    thread.wait_line = line;
+    if (block->barrier_waiting == 0) {
+        block->barrier_first = &thread;
+    } else if (!same_site(block->barrier_first->wait_file, block->barrier_first->wait_line, file, line)) {
+        report_divergent_barrier(*block, thread, file, line);
+    }
+    ++block->barrier_waiting;
+    block->barrier_true_count += predicate != 0;
+    thread.state = thread_state::at_barrier;
+    suspend_current_thread();
+    return thread.barrier_result;
+}
+
+bool run_block(block_state &block)
+{
+    const dim3 dim = current_block_dim;
+    block.thread_count = dim.x * dim.y * dim.z;
+    for (unsigned int i = 0; i < block.thread_count; ++i) {
+        thread_slot &thread = block.threads[i];
+        thread.stack = nullptr;
+        thread.index = uint3{i % dim.x, (i / dim.x) % dim.y, i / (dim.x * dim.y)};
+        thread.warp = i / 32;
+        thread.lane = i % 32;
+        thread.state = thread_state::fresh;
+        block.ready[i] = i;
+    }
+    for (unsigned int w = 0; w * 32 < block.thread_count; ++w) {
+        unsigned int lanes = block.thread_count - w * 32;
+        block.warps[w].live_mask = lanes >= 32 ? 0xffffffffu : (1u << lanes) - 1u;
+        block.warps[w].group_count = 0;
+    }
+    block.ready_count = block.thread_count;
+    block.live_count = block.thread_count;
+    block.barrier_waiting = 0;
+    block.barrier_true_count = 0;
+    block.barrier_first = nullptr;
+    block.aborted = false;
+
+    for (;;) {
+        while (block.ready_count != 0) {
+            unsigned int pick = random_below(block.ready_count);
+            unsigned int id = block.ready[pick];
+            block.ready[pick] = block.ready[--block.ready_count];
+            thread_slot &thread = block.threads[id];
+            if (thread.state == thread_state::fresh) {
+                thread.stack = take_stack();
+                /* Stagger the stack tops: identical page offsets would make
+                 * every suspended thread's frame compete for one cache set. */
+                std::size_t colour = (id % 61) * 64;
+                fiber_prepare(&thread.context, thread.stack->user, thread.stack->size - colour, thread_main, &thread);
+            }
+            thread.state = thread_state::running;
+            block.current = &thread;
+            current_thread_index = thread.index;
+            fiber_switch(&block.scheduler, &thread.context);
+            block.current = nullptr;
+            if (block.aborted) {
+                release_stacks(block);
+                return false;
+            }
+            if (thread.state == thread_state::exited) {
+                give_back_stack(thread.stack);
+                thread.stack = nullptr;
+                --block.live_count;
+                lane_exited(block, thread);
+            }
+        }
+        if (block.live_count == 0)
+            return true;
+        if (block.barrier_waiting == block.live_count) {
+            release_barrier(block);
+            continue;
+        }
+        report_stuck_block(block);
+        release_stacks(block);
+        return false;
+    }
+}
+} // namespace emu
