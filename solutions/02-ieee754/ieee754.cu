@@ -20,6 +20,8 @@
  * the nearest node first. The whole kernel is a grid-stride loop over a
  * grid the GPU holds at once.
  */
+#include <math.h>
+
 #include <cuda_runtime.h>
 
 #include "cuda_check.h"

@@ -5,6 +5,8 @@
  * between the steps keeps nvcc from fusing anything. The wave finds the
  * nearest node first, as the reference does. Must pass every stage.
  */
+#include <math.h>
+
 #include <cuda_runtime.h>
 
 

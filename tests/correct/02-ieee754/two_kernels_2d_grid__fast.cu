@@ -5,6 +5,8 @@
  * distance. (Not cospif(0.5f - u), which looks equal: 0.5f - u is rounded
  * when u is tiny, and a subnormal answer becomes 0.) Must pass every stage.
  */
+#include <math.h>
+
 #include <cuda_runtime.h>
 
 static const int WIDTH = 64 * 32;

@@ -3,6 +3,8 @@
  * (about 2^-21.4 on [-pi, pi]), not relative: for results near 0.01 that is
  * hundreds of ulp. Must first fail the work stage.
  */
+#include <math.h>
+
 #include <cuda_runtime.h>
 
 
