@@ -9,7 +9,6 @@
 
 #include <cuda_runtime.h>
 
-
 __device__ static float mul(float p, float q) { return (float)((double)p * (double)q); }
 __device__ static float add(float p, float q) { return (float)((double)p + (double)q); }
 

@@ -3,9 +3,11 @@
  * x*x + y*y into fmaf(y, y, x*x) and the + z*z into another FMA, so the sum
  * (and often the distance) differs in the last bit. Must first fail the work
  * stage, ON A GPU ONLY (without contraction the plain expression is right).
+ * EMULATION: pass pass: g++ -ffp-contract=off never fuses the sum of squares.
  */
-#include <cuda_runtime.h>
+#include <math.h>
 
+#include <cuda_runtime.h>
 
 __global__ void ieee754_kernel(const float *a, const float *b, const float *c, const float *r,
                                const float *t, float *madd, float *dist, float *wave, int n)
@@ -17,8 +19,12 @@ __global__ void ieee754_kernel(const float *a, const float *b, const float *c, c
     madd[2 * i + 1] = fmaf(x, y, z);
     dist[i] = sqrtf(x * x + y * y + z * z) / r[i];
     float ti = t[i];
-    float m = fabsf(sinpif(ti)); /* sample 0; NaN when t is NaN or Inf */
-    for (int k = 1; k < 64; k++) m = fminf(m, fabsf(sinpif(ti + k / 64.0f)));
+    float u = fabsf(ti - rintf(ti)); /* distance to the nearest node */
+    for (int k = 1; k < 64; k++) {
+        float s = ti + k / 64.0f;
+        u = fminf(u, fabsf(s - rintf(s)));
+    }
+    float m = isfinite(ti) ? sinpif(u) : ti - ti;
     wave[i] = m;
 }
 

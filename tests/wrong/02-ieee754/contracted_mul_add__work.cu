@@ -3,9 +3,11 @@
  * the separately rounded CPU result in about a third of the elements.
  * Must first fail the work stage, ON A GPU ONLY: a CPU build with
  * -ffp-contract=off (the emulator's g++) keeps * and + apart and gets it right.
+ * EMULATION: pass pass: g++ -ffp-contract=off never fuses x * y + z, so on the CPU it is right.
  */
-#include <cuda_runtime.h>
+#include <math.h>
 
+#include <cuda_runtime.h>
 
 __global__ void ieee754_kernel(const float *a, const float *b, const float *c, const float *r,
                                const float *t, float *madd, float *dist, float *wave, int n)
@@ -19,8 +21,12 @@ __global__ void ieee754_kernel(const float *a, const float *b, const float *c, c
                                          __fmul_rn(z, z))),
                         r[i]);
     float ti = t[i];
-    float m = fabsf(sinpif(ti)); /* sample 0; NaN when t is NaN or Inf */
-    for (int k = 1; k < 64; k++) m = fminf(m, fabsf(sinpif(ti + k / 64.0f)));
+    float u = fabsf(ti - rintf(ti)); /* distance to the nearest node */
+    for (int k = 1; k < 64; k++) {
+        float s = ti + k / 64.0f;
+        u = fminf(u, fabsf(s - rintf(s)));
+    }
+    float m = isfinite(ti) ? sinpif(u) : ti - ti;
     wave[i] = m;
 }
 

@@ -1,8 +1,9 @@
 /* WRONG ON PURPOSE: copies inputs to the outputs instead of computing.
  * Must first fail the work stage.
  */
-#include <cuda_runtime.h>
+#include <math.h>
 
+#include <cuda_runtime.h>
 
 __global__ void ieee754_kernel(const float *a, const float *b, const float *c, const float *r,
                                const float *t, float *madd, float *dist, float *wave, int n)

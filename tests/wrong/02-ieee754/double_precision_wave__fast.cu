@@ -1,9 +1,11 @@
-/* WRONG ON PURPOSE: right but slow: the 64 samples in double precision
- * (sinpi), like the baseline. Accurate far beyond the 2 ulp allowed and bound
- * by the FP64 units. Must first fail the fast stage.
+/* WRONG ON PURPOSE: right but slow: each of the 64 samples evaluated with
+ * the double-precision sinpi (of the sample's exact distance to its node),
+ * like the baseline. Accurate far beyond the 2 ulp allowed, and bound by the
+ * FP64 units. Must first fail the fast stage.
  */
-#include <cuda_runtime.h>
+#include <math.h>
 
+#include <cuda_runtime.h>
 
 __global__ void ieee754_kernel(const float *a, const float *b, const float *c, const float *r,
                                const float *t, float *madd, float *dist, float *wave, int n)
@@ -17,9 +19,12 @@ __global__ void ieee754_kernel(const float *a, const float *b, const float *c, c
                                          __fmul_rn(z, z))),
                         r[i]);
     float ti = t[i];
-    double m = fabs(sinpi((double)ti));
-    for (int k = 1; k < 64; k++) m = fmin(m, fabs(sinpi((double)(ti + k / 64.0f))));
-    wave[i] = (float)m;
+    double m = INFINITY;
+    for (int k = 0; k < 64; k++) {
+        float s = ti + k / 64.0f;
+        m = fmin(m, sinpi((double)fabsf(s - rintf(s))));
+    }
+    wave[i] = isfinite(ti) ? (float)m : ti - ti;
 }
 
 extern "C" cudaError_t ieee754(const float *d_a, const float *d_b, const float *d_c,

@@ -4,8 +4,9 @@
  * (M_PI is not pi), where the answer is exactly 0. Typical inputs never land
  * on a node; the right stage's do. Must first fail the right stage.
  */
-#include <cuda_runtime.h>
+#include <math.h>
 
+#include <cuda_runtime.h>
 
 __global__ void ieee754_kernel(const float *a, const float *b, const float *c, const float *r,
                                const float *t, float *madd, float *dist, float *wave, int n)

@@ -2,11 +2,11 @@
  * but then takes the sine with the intrinsic __sinf, whose error is absolute
  * (about 2^-21.4 on [-pi, pi]), not relative: for results near 0.01 that is
  * hundreds of ulp. Must first fail the work stage.
+ * EMULATION: pass pass: the emulator's __sinf is the accurate sinf.
  */
 #include <math.h>
 
 #include <cuda_runtime.h>
-
 
 __global__ void ieee754_kernel(const float *a, const float *b, const float *c, const float *r,
                                const float *t, float *madd, float *dist, float *wave, int n)

@@ -3,8 +3,9 @@
  * On the GPU they run at full speed, and IEEE-754 results depend on them.
  * Typical inputs have none. Must first fail the right stage.
  */
-#include <cuda_runtime.h>
+#include <math.h>
 
+#include <cuda_runtime.h>
 
 /* What the flush-to-zero mode does to every input and result. */
 __device__ static float ftz(float v)
@@ -24,8 +25,12 @@ __global__ void ieee754_kernel(const float *a, const float *b, const float *c, c
                                                  ftz(__fmul_rn(z, z)))),
                              ftz(r[i])));
     float ti = ftz(t[i]);
-    float m = fabsf(sinpif(ti)); /* sample 0; NaN when t is NaN or Inf */
-    for (int k = 1; k < 64; k++) m = fminf(m, fabsf(sinpif(ti + k / 64.0f)));
+    float u = fabsf(ti - rintf(ti)); /* distance to the nearest node */
+    for (int k = 1; k < 64; k++) {
+        float s = ti + k / 64.0f;
+        u = fminf(u, fabsf(s - rintf(s)));
+    }
+    float m = isfinite(ti) ? sinpif(u) : ti - ti;
     wave[i] = ftz(m);
 }
 

@@ -3,8 +3,9 @@
  * sample NaN) the result is +infinity instead of NaN. Typical inputs are
  * finite. Must first fail the right stage.
  */
-#include <cuda_runtime.h>
+#include <math.h>
 
+#include <cuda_runtime.h>
 
 __global__ void ieee754_kernel(const float *a, const float *b, const float *c, const float *r,
                                const float *t, float *madd, float *dist, float *wave, int n)

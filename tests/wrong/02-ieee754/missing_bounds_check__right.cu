@@ -2,8 +2,9 @@
  * write past the ends of the outputs. The work sizes are multiples of the
  * block size, so nothing shows there. Must first fail the right stage.
  */
-#include <cuda_runtime.h>
+#include <math.h>
 
+#include <cuda_runtime.h>
 
 __global__ void ieee754_kernel(const float *a, const float *b, const float *c, const float *r,
                                const float *t, float *madd, float *dist, float *wave, int n)
@@ -16,8 +17,12 @@ __global__ void ieee754_kernel(const float *a, const float *b, const float *c, c
                                          __fmul_rn(z, z))),
                         r[i]);
     float ti = t[i];
-    float m = fabsf(sinpif(ti)); /* sample 0; NaN when t is NaN or Inf */
-    for (int k = 1; k < 64; k++) m = fminf(m, fabsf(sinpif(ti + k / 64.0f)));
+    float u = fabsf(ti - rintf(ti)); /* distance to the nearest node */
+    for (int k = 1; k < 64; k++) {
+        float s = ti + k / 64.0f;
+        u = fminf(u, fabsf(s - rintf(s)));
+    }
+    float m = isfinite(ti) ? sinpif(u) : ti - ti;
     wave[i] = m;
 }
 

@@ -3,8 +3,9 @@
  * argument, which near a node (where the minimum is) is thousands of ulp of
  * the small result. Must first fail the work stage.
  */
-#include <cuda_runtime.h>
+#include <math.h>
 
+#include <cuda_runtime.h>
 
 __global__ void ieee754_kernel(const float *a, const float *b, const float *c, const float *r,
                                const float *t, float *madd, float *dist, float *wave, int n)
@@ -18,7 +19,7 @@ __global__ void ieee754_kernel(const float *a, const float *b, const float *c, c
                                          __fmul_rn(z, z))),
                         r[i]);
     float ti = t[i];
-    float m = fabsf(sinf(3.14159265f * ti)); /* sample 0; NaN when t is NaN or Inf */
+    float m = fabsf(sinf(3.14159265f * ti));
     for (int k = 1; k < 64; k++) m = fminf(m, fabsf(sinf(3.14159265f * (ti + k / 64.0f))));
     wave[i] = m;
 }
