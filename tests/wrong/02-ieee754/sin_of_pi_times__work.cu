@@ -1,0 +1,37 @@
+/* WRONG ON PURPOSE: computes the wave as sinf(3.14159265f * s). pi * s is
+ * rounded before the sine sees it: an error of about |pi s| 2^-24 in the
+ * argument, which near a node (where the minimum is) is thousands of ulp of
+ * the small result. Must first fail the work stage.
+ */
+#include <math.h>
+
+#include <cuda_runtime.h>
+
+__global__ void ieee754_kernel(const float *a, const float *b, const float *c, const float *r,
+                               const float *t, float *madd, float *dist, float *wave, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    float x = a[i], y = b[i], z = c[i];
+    madd[2 * i] = __fadd_rn(__fmul_rn(x, y), z);
+    madd[2 * i + 1] = fmaf(x, y, z);
+    dist[i] = __fdiv_rn(__fsqrt_rn(__fadd_rn(__fadd_rn(__fmul_rn(x, x), __fmul_rn(y, y)),
+                                         __fmul_rn(z, z))),
+                        r[i]);
+    float ti = t[i];
+    float m = fabsf(sinf(3.14159265f * ti));
+    for (int k = 1; k < 64; k++) m = fminf(m, fabsf(sinf(3.14159265f * (ti + k / 64.0f))));
+    wave[i] = m;
+}
+
+extern "C" cudaError_t ieee754(const float *d_a, const float *d_b, const float *d_c,
+                               const float *d_r, const float *d_t, float *d_madd,
+                               float *d_dist, float *d_wave, int n, cudaStream_t stream)
+{
+    if (n == 0) return cudaSuccess;
+    int threads = 256;
+    int blocks = (n + threads - 1) / threads;
+    ieee754_kernel<<<blocks, threads, 0, stream>>>(d_a, d_b, d_c, d_r, d_t, d_madd, d_dist,
+                                                   d_wave, n);
+    return cudaGetLastError();
+}
