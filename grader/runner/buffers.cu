@@ -10,6 +10,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "runner.h"
 #include "../rng.h"
@@ -116,6 +117,28 @@ static void inspect(guarded_buffer *g, proto_buffer_report *r)
     }
 }
 
+/* Holding back the legacy default stream.
+ *
+ * The grader's stream is non-blocking, so work a submission puts on the
+ * default stream (a cudaMemset, a launch without a stream) is not ordered
+ * with the work on its own stream. On an idle GPU a small memset queued
+ * first almost always runs first anyway, and the bug would go unseen. Before
+ * every checked call the runner therefore parks the default stream for a
+ * few milliseconds (a host function that sleeps; it holds no GPU
+ * resources), as a busy program might: work put there then runs late, and a
+ * result that depended on it comes out wrong. Correct code never waits for
+ * it. Timed calls are never held. The CPU emulation runs every stream in
+ * order, so there is nothing to hold. (First written for lab 05, whose
+ * result must be zeroed on the right stream.) */
+#ifndef CUDA_EMU
+static void CUDART_CB hold_default_stream(void *)
+{
+    struct timespec t = {0, 5 * 1000 * 1000};
+    while (nanosleep(&t, &t) != 0) {
+    }
+}
+#endif
+
 static void name_error(char *dst, cudaError_t e)
 {
     snprintf(dst, PROTO_NAME_LEN, "%s", cudaGetErrorName(e));
@@ -127,6 +150,9 @@ int call_and_report(buffer_set *set, const proto_call *call, int index,
     proto_result res;
     memset(&res, 0, sizeof res);
     RUNNER_CHECK(cudaDeviceSynchronize());
+#ifndef CUDA_EMU
+    RUNNER_CHECK(cudaLaunchHostFunc(cudaStreamLegacy, hold_default_stream, NULL));
+#endif
     rsp_write(REC_BEGIN, index, NULL, 0, NULL, 0);
 
     cudaError_t entry = (cudaError_t)fn(set->ptr, call->c.dims, (void *)stream);

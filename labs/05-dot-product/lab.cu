@@ -3,7 +3,6 @@
  * fast stage compares against. Students do not edit it.
  */
 #include <cuda_runtime.h>
-#include <time.h>
 
 #include "lab_spec.h"
 
@@ -11,39 +10,11 @@ extern "C" cudaError_t dot(const float *d_x, const float *d_y, int n, float *d_r
                            cudaStream_t stream);
 extern "C" const lab_spec LAB_05_DOT_PRODUCT;
 
-/* Holding back the legacy default stream.
- *
- * The grader's stream is non-blocking, so work a submission puts on the
- * default stream (a cudaMemset, or a cudaMemsetAsync without a stream) is
- * not ordered with its kernel. On an idle GPU the tiny memset, queued first,
- * almost always runs first anyway, and the bug would go unseen. In the work
- * and right stages the grader therefore parks the default stream for a few
- * milliseconds (a host function that sleeps; it uses no GPU resources)
- * before every call, as a busy program might: a memset put there then runs
- * after the kernel it was meant to precede, and the result comes out 0.
- * Correct code never waits for it. The fast stage's size is above the
- * limit, so nothing is held while timing. The CPU emulation runs every
- * stream in order and has no host functions, so it skips this. */
-static const int64_t HOLD_UP_TO_N = (int64_t)1 << 23;
-static const long HOLD_NS = 5 * 1000 * 1000;
-
-#ifndef CUDA_EMU
-static void CUDART_CB hold_default_stream(void *)
-{
-    struct timespec t = {0, HOLD_NS};
-    while (nanosleep(&t, &t) != 0) {
-    }
-}
-#endif
-
+/* The runner holds back the legacy default stream before every checked
+ * call (grader/runner/buffers.cu), so a result zeroed on the wrong stream
+ * comes out wrong. */
 static int call_submission(void *const *d, const int64_t *dims, void *stream)
 {
-#ifndef CUDA_EMU
-    if (dims[0] <= HOLD_UP_TO_N) {
-        cudaError_t e = cudaLaunchHostFunc(cudaStreamLegacy, hold_default_stream, NULL);
-        if (e != cudaSuccess) return e;
-    }
-#endif
     return dot((const float *)d[0], (const float *)d[1], (int)dims[0], (float *)d[2],
                (cudaStream_t)stream);
 }
