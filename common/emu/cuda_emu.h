@@ -30,6 +30,7 @@
 #include <iomanip>
 #include <iostream>
 #include <limits>
+#include <math.h> /* isnan, isfinite, ... in the global namespace, as nvcc has them */
 #include <list>
 #include <map>
 #include <memory>

@@ -233,6 +233,14 @@ else
     fail ucontext_fibers_semantics "does not build: $(first_line "$build/ucontext.build.log")"
 fi
 
+# ---------------------------------------------------------------- directed rounding, sinpif
+if "$emu/emucc" -B "$build" -frounding-math "$here/rounding.cu" -o "$build/rounding" \
+    >"$build/rounding.log" 2>&1 && "$build/rounding" >>"$build/rounding.log" 2>&1; then
+    pass directed_rounding_and_sinpi "$(tail -n 1 "$build/rounding.log")"
+else
+    fail directed_rounding_and_sinpi "$(grep -m 3 -E 'error|mode|sinpif|differ' "$build/rounding.log" | tr '\n' ' ')"
+fi
+
 # ---------------------------------------------------------------- common/cuda_check.h
 if [ -f "$root/common/cuda_check.h" ]; then
     cat >"$build/check_helper.cu" <<'CU'

@@ -9,6 +9,7 @@
 #ifndef EMU_INTRINSICS_H
 #define EMU_INTRINSICS_H
 
+#include <cfloat>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -32,6 +33,77 @@ inline double __ddiv_rn(double a, double b) { return a / b; }
 inline double __fma_rn(double a, double b, double c) { return std::fma(a, b, c); }
 inline double __dsqrt_rn(double a) { return std::sqrt(a); }
 inline double __drcp_rn(double a) { return 1.0 / a; }
+/* Directed rounding (_rz, _ru, _rd): the nearest result r, then one step
+ * towards the wanted side when the exact result lies on it. The sign of the
+ * rounding error comes from TwoSum (exact), the product in double (exact),
+ * or the quotient and square root in double (a float quotient or root can
+ * only lie within 2^-53 of a float if it equals it), so no rounding mode is
+ * ever switched. */
+enum emu_round { EMU_RZ, EMU_RU, EMU_RD };
+inline float emu_round_from(float r, double err, emu_round mode, bool exact_overflow)
+{
+    if (std::isnan(r)) return r;
+    if (std::isinf(r) && exact_overflow) { /* finite operands overflowed */
+        bool up = r > 0;
+        if (mode == EMU_RZ || (mode == EMU_RU && !up) || (mode == EMU_RD && up))
+            return std::copysign(FLT_MAX, r);
+        return r;
+    }
+    if (err == 0 || std::isinf(r)) return r;
+    bool toward_zero = (err > 0) != (r > 0) && r != 0;
+    if (mode == EMU_RZ) return toward_zero ? std::nextafter(r, 0.0f) : r;
+    if (mode == EMU_RU) return err > 0 ? std::nextafter(r, INFINITY) : r;
+    return err < 0 ? std::nextafter(r, -INFINITY) : r;
+}
+/* The float nearest to a double, and the rounding error's sign. */
+inline float emu_round_double(double exact, emu_round m, bool finite_operands)
+{
+    float r = (float)exact;
+    return emu_round_from(r, std::isfinite(r) ? exact - (double)r : 0, m,
+                          finite_operands && std::isfinite(exact) && std::isinf(r));
+}
+inline float emu_add_round(float a, float b, emu_round m)
+{
+    float r = a + b;
+    if (!std::isfinite(r)) return emu_round_from(r, 0, m, std::isfinite(a) && std::isfinite(b));
+    /* An exact zero sum is +0, but -0 when rounding down (IEEE-754 6.3);
+     * -0 + -0 stays -0 in every mode. */
+    if (r == 0) return (m == EMU_RD || (std::signbit(a) && std::signbit(b))) ? -0.0f : 0.0f;
+    float bb = r - a; /* TwoSum: the exact error of a + b */
+    double err = (double)(a - (r - bb)) + (double)(b - bb);
+    return emu_round_from(r, err, m, false);
+}
+inline float emu_mul_round(float a, float b, emu_round m)
+{
+    return emu_round_double((double)a * (double)b, m, std::isfinite(a) && std::isfinite(b));
+}
+inline float emu_div_round(float a, float b, emu_round m)
+{
+    return emu_round_double((double)a / (double)b, m, std::isfinite(a) && b != 0);
+}
+inline float emu_sqrt_round(float a, emu_round m)
+{
+    return emu_round_double(std::sqrt((double)a), m, true);
+}
+inline float __fadd_rz(float a, float b) { return emu_add_round(a, b, EMU_RZ); }
+inline float __fadd_ru(float a, float b) { return emu_add_round(a, b, EMU_RU); }
+inline float __fadd_rd(float a, float b) { return emu_add_round(a, b, EMU_RD); }
+inline float __fsub_rz(float a, float b) { return emu_add_round(a, -b, EMU_RZ); }
+inline float __fsub_ru(float a, float b) { return emu_add_round(a, -b, EMU_RU); }
+inline float __fsub_rd(float a, float b) { return emu_add_round(a, -b, EMU_RD); }
+inline float __fmul_rz(float a, float b) { return emu_mul_round(a, b, EMU_RZ); }
+inline float __fmul_ru(float a, float b) { return emu_mul_round(a, b, EMU_RU); }
+inline float __fmul_rd(float a, float b) { return emu_mul_round(a, b, EMU_RD); }
+inline float __fdiv_rz(float a, float b) { return emu_div_round(a, b, EMU_RZ); }
+inline float __fdiv_ru(float a, float b) { return emu_div_round(a, b, EMU_RU); }
+inline float __fdiv_rd(float a, float b) { return emu_div_round(a, b, EMU_RD); }
+inline float __frcp_rz(float a) { return emu_div_round(1.0f, a, EMU_RZ); }
+inline float __frcp_ru(float a) { return emu_div_round(1.0f, a, EMU_RU); }
+inline float __frcp_rd(float a) { return emu_div_round(1.0f, a, EMU_RD); }
+inline float __fsqrt_rz(float a) { return emu_sqrt_round(a, EMU_RZ); }
+inline float __fsqrt_ru(float a) { return emu_sqrt_round(a, EMU_RU); }
+inline float __fsqrt_rd(float a) { return emu_sqrt_round(a, EMU_RD); }
+
 inline float __fdividef(float a, float b) { return a / b; }
 inline float fdividef(float a, float b) { return a / b; }
 inline float __saturatef(float a) { return a >= 1.0f ? 1.0f : (a > 0.0f ? a : 0.0f); } /* NaN -> 0 */
@@ -40,10 +112,26 @@ inline void __sincosf(float a, float *s, float *c) { *s = std::sin(a); *c = std:
 inline float rsqrtf(float a) { return 1.0f / std::sqrt(a); }
 inline double rsqrt(double a) { return 1.0 / std::sqrt(a); }
 inline float rcbrtf(float a) { return 1.0f / std::cbrt(a); }
-inline float sinpif(float a) { return (float)std::sin(M_PI * (double)a); }
-inline float cospif(float a) { return (float)std::cos(M_PI * (double)a); }
-inline double sinpi(double a) { return std::sin(M_PI * a); }
-inline double cospi(double a) { return std::cos(M_PI * a); }
+/* sin(pi x) and cos(pi x) with x reduced exactly to [-1, 1] first (x - 2
+ * rint(x / 2) is exact in floating point), so they are exact where the
+ * true value is 0 and accurate for large x, as CUDA's are. */
+inline double emu_reduce_pi(double x) { return x - 2.0 * std::rint(0.5 * x); }
+inline double sinpi(double a)
+{
+    if (!std::isfinite(a)) return NAN;
+    double r = emu_reduce_pi(a);
+    if (r == 0.0 || std::fabs(r) == 1.0) return std::copysign(0.0, a);
+    return std::sin(M_PI * r);
+}
+inline double cospi(double a)
+{
+    if (!std::isfinite(a)) return NAN;
+    double r = std::fabs(emu_reduce_pi(a));
+    if (r == 0.5) return 0.0;
+    return std::cos(M_PI * r);
+}
+inline float sinpif(float a) { return (float)sinpi((double)a); }
+inline float cospif(float a) { return (float)cospi((double)a); }
 inline float normcdff(float a) { return 0.5f * std::erfc(-a * (float)M_SQRT1_2); }
 inline double normcdf(double a) { return 0.5 * std::erfc(-a * M_SQRT1_2); }
 inline float rhypotf(float a, float b) { return 1.0f / std::hypot(a, b); }
