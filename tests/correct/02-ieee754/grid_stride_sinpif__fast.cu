@@ -3,9 +3,6 @@
  * so their minimum is within 1 ulp too). No shortcut, but every sine in
  * single precision, which is what the fast stage asks for. The exact outputs
  * use __fmaf_rn and the _rn intrinsics. Must pass every stage.
- * EMULATION: pass fail: the emulator's sinpif is sin(M_PI * x) in double,
- * which is not 0 at integers and loses accuracy for large x (an emulator
- * limitation; remove this line when its sinpif reduces x exactly).
  */
 #include <cuda_runtime.h>
 

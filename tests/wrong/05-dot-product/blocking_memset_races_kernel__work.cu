@@ -6,7 +6,9 @@
  * stream back during work and right (labs/05-dot-product/lab.cu), so the
  * memset lands after the kernel and the result is 0.
  * Must first fail the work stage (on a GPU; the CPU emulation runs streams in
- * order and cannot show this race). */
+ * order and cannot show this race).
+ * EMULATION: pass pass: emulated streams run in order, so the memset always comes first; on a GPU the runner holds the default stream back
+ */
 #include <cuda_runtime.h>
 
 __device__ float warp_sum(float v)

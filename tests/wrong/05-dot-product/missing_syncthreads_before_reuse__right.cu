@@ -7,7 +7,9 @@
  * result is almost always right; compute-sanitizer racecheck reports the
  * write-after-read hazard on every run (the sanitize size 300007 makes each
  * block go round more than once).
- * Must first fail the right stage. */
+ * Must first fail the right stage.
+ * EMULATION: fail skipped: the emulator runs each thread up to its next barrier, so the missing one corrupts the sum at once; on a GPU memory latency hides it until racecheck
+ */
 #include <cuda_runtime.h>
 
 __global__ void dot_kernel(const float *x, const float *y, int n, float *result)
