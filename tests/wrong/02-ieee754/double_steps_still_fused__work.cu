@@ -1,9 +1,14 @@
-/* UNUSUAL BUT CORRECT: every float operation of madd[2i] and dist done
- * in double and rounded back to float at once: (float)((double)x * y), and
- * so on. For +, *, / and sqrt of floats that IS the correctly rounded float
- * result (a double has more than 2 * 24 + 2 bits), and the conversion
- * between the steps keeps nvcc from fusing anything. The wave finds the
- * nearest node first, as the reference does. Must pass every stage.
+/* WRONG ON PURPOSE, and a lesson: every float operation of madd[2i] and
+ * dist done in double and rounded back to float at once,
+ * (float)((double)x * y), hoping the conversions keep nvcc from fusing
+ * anything. Each step alone IS the correctly rounded float result (a double
+ * has more than 2 * 24 + 2 bits), and that is exactly why it fails: nvcc
+ * recognises (float)((double)p * (double)q) as a plain float multiply and
+ * (float)((double)p + (double)q) as a plain float add, and then fuses the
+ * two into one FMA, as it would a*b+c (seen on an H200: 290 of 2048 madd
+ * elements off by 1 to 21 ulp). Only __fmul_rn/__fadd_rn are never fused.
+ * Must first fail the work stage.
+ * EMULATION: pass pass: g++ -ffp-contract=off never fuses, so on the CPU it is right.
  */
 #include <math.h>
 
