@@ -174,15 +174,15 @@ const lab_spec LAB_04_REDUCTION = {
         .baseline = "v1 interleaved addressing with a divergent branch and %",
         .bytes = rd_bytes,
         .roof = ROOF_COPY,
-        /* Provisional, from the DESIGN.md H100 figures for ints: Harris's
-         * kernel 1 at 418 GB/s (14% of copy), kernel 3 at 878 (29%), 16-byte
-         * loads + shuffles + one atomic at 2876 (96%), CUB at 2826 (94%).
-         * 85% of copy separates the modern rungs from Harris's kernels; 3x
-         * over kernel 1 is far below the ~7x the reference reaches. */
-        .min_roofline = 0.85,
-        .min_speedup = 3.0,
-        .calibration = "provisional, from the DESIGN.md H100 figures; see "
-                       "labs/04-reduction/README.md",
+        /* Calibrated on an H200 (README, Measurements): every version with
+         * wide loads, shuffles and many elements per thread reaches 83.8-
+         * 88.9% of copy (CUB 87.0%), the best scalar rung 72.6%; the
+         * reference is 8.7x the faithful kernel 1, the unrolled rungs 5-6
+         * about 5x. The issue's 85% would sit inside the reference's own
+         * 86.3% on this GPU (the H100 gave 96%), so 80%. */
+        .min_roofline = 0.80,
+        .min_speedup = 6.0,
+        .calibration = "calibrated on an H200, see labs/04-reduction/README.md",
     },
     .hints = {
         .never_written = "d_out was never written: the last pass must store the "

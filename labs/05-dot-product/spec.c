@@ -176,16 +176,15 @@ const lab_spec LAB_05_DOT_PRODUCT = {
         .baseline = "one atomicAdd per element",
         .bytes = dot_bytes,
         .roof = ROOF_COPY,
-        /* Provisional, to be calibrated on the reference GPU: a read-only
-         * kernel with wide loads reaches about 96% of copy (lab 04's int4
-         * reduction on the H100); the seeds' one-element-per-thread block
-         * reduction is expected well below. The naive baseline serialises
-         * 2^26 atomics on one address, so any block-level reduction is tens
-         * of times faster; the speedup gate is a sanity check. */
-        .min_roofline = 0.80,
-        .min_speedup = 10.0,
-        .calibration = "provisional (not yet calibrated on the reference GPU), "
-                       "see labs/05-dot-product/README.md",
+        /* Calibrated on an H200 (README, Measurements): every version that
+         * streams both vectors with many elements per thread reaches 77.6-
+         * 98.6% of copy (cuBLAS 93.9%, thrust 71.5%), the seeds' block
+         * tree with one element per thread 24%, one atomic per element
+         * 0.1%. The naive baseline serialises 2^26 atomics, so the tree is
+         * already 221x it: the speedup gate is a sanity check. */
+        .min_roofline = 0.70,
+        .min_speedup = 100.0,
+        .calibration = "calibrated on an H200, see labs/05-dot-product/README.md",
     },
     .link_flags = {"-lcublas"},
     .hints = {
