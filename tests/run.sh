@@ -24,8 +24,14 @@ pass() { say "PASS $1"; }
 fail() { say "FAIL $1: $2"; }
 skip() { say "SKIP $1: $2"; }
 
-GRADE=("$BUILD/grade" --root . --nvcc "$NVCC" --arch "sm_$SM" --include common
-       --objects "$TRUSTED" --probe "$BUILD/probe")
+# The grader with this build's paths; extra arguments follow.
+grade() {
+    "$BUILD/grade" --root . --nvcc "$NVCC" --arch "sm_$SM" --include common \
+        --objects "$TRUSTED" --probe "$BUILD/probe" "$@"
+}
+export -f grade
+export BUILD NVCC SM TRUSTED
+GRADE=(grade)
 
 # ---------------------------------------------------------------- unit tests
 unit_tests() {
@@ -197,9 +203,8 @@ e2e_one() {
     local name=$1 lab=$2 file=$3 want=$4 stage=$5
     want=${want//_/ }
     local json=$OUT/e2e-${name//\//_}.json
-    "$BUILD/grade" --root . --nvcc "$NVCC" --arch "sm_$SM" --include common --objects "$TRUSTED" \
-        --probe "$BUILD/probe" --lab "$lab" --submission "$file" --stage "$stage" \
-        --results "$json" >"${json%.json}.log" 2>&1
+    grade --lab "$lab" --submission "$file" --stage "$stage" --results "$json" \
+        >"${json%.json}.log" 2>&1
     local got
     got=$(stages_of "$json")
     if [ "$got" = "$want" ]; then
@@ -218,8 +223,7 @@ e2e_tests() {
         list_cases | while read -r name _; do skip "e2e/$name" "needs a GPU ($GPU_REASON)"; done
     else
         list_cases | awk '$4 ~ /_skipped$/ { if ($5 == "fast") $5 = "right"; print }' |
-            OUT=$OUT BUILD=$BUILD NVCC=$NVCC SM=$SM TRUSTED=$TRUSTED \
-            xargs -P 4 -L 1 bash -c 'e2e_one "$@"' _ | sort | tee -a "$RESULTS"
+            OUT=$OUT xargs -P 4 -L 1 bash -c 'e2e_one "$@"' _ | sort | tee -a "$RESULTS"
         list_cases | awk '$4 !~ /_skipped$/' | while read -r name lab file want stage; do
             e2e_one "$name" "$lab" "$file" "$want" "$stage" | tee -a "$RESULTS"
         done
@@ -258,8 +262,7 @@ emu_one() {
     marker=$(grep -m 1 -o 'EMULATION: [a-z]* [a-z]*' "$file" | cut -d' ' -f2-)
     [ -n "$marker" ] && expect="$marker skipped"
     local json=$OUT/emu-${name//\//_}.json
-    "$BUILD/grade" --root . --nvcc "$NVCC" --arch "sm_$SM" --include common --objects "$TRUSTED" \
-        --probe "$BUILD/probe" --emu "$BUILD/emu" --emu-objects "$BUILD/emu/trusted" --emulate \
+    grade --emu "$BUILD/emu" --emu-objects "$BUILD/emu/trusted" --emulate \
         --lab "$lab" --submission "$file" --stage "$emu_stage" --results "$json" >"${json%.json}.log" 2>&1
     local got
     got=$(stages_of "$json")
@@ -272,8 +275,7 @@ emu_one() {
 export -f emu_one
 
 emu_tests() {
-    list_cases | OUT=$OUT BUILD=$BUILD NVCC=$NVCC SM=$SM TRUSTED=$TRUSTED \
-        xargs -P "$(nproc)" -L 1 bash -c 'emu_one "$@"' _ | sort | tee -a "$RESULTS"
+    list_cases | OUT=$OUT xargs -P "$(nproc)" -L 1 bash -c 'emu_one "$@"' _ | sort | tee -a "$RESULTS"
 }
 
 # With a GPU: every case must get the same work and right verdicts in

@@ -316,27 +316,7 @@ static int v7_many_elements_per_thread(void *const *d, const int64_t *dims, void
 __global__ void __launch_bounds__(THREADS)
 v8_kernel(const float *in, int n, int head, float *out)
 {
-    int tid = blockIdx.x * blockDim.x + threadIdx.x;
-    int stride = gridDim.x * blockDim.x;
-    float a = 0.0f, b = 0.0f, c = 0.0f, e = 0.0f;
-    if (tid < head) a = in[tid];
-    const float4 *v = reinterpret_cast<const float4 *>(in + head);
-    int n4 = (n - head) / 4;
-    int i = tid;
-    for (; i + 3 * stride < n4; i += 4 * stride) {
-        float4 x = v[i], y = v[i + stride], z = v[i + 2 * stride], w = v[i + 3 * stride];
-        a += (x.x + x.y) + (x.z + x.w);
-        b += (y.x + y.y) + (y.z + y.w);
-        c += (z.x + z.y) + (z.z + z.w);
-        e += (w.x + w.y) + (w.z + w.w);
-    }
-    for (; i < n4; i += stride) {
-        float4 x = v[i];
-        a += (x.x + x.y) + (x.z + x.w);
-    }
-    int tail = head + 4 * n4 + tid;
-    if (tail < n) b += in[tail];
-    float sum = block_sum((a + b) + (c + e));
+    float sum = grid_stride_block_sum(in, n, head); /* the reference's loads */
     if (threadIdx.x == 0) atomicAdd(out, sum);
 }
 

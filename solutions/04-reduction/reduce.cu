@@ -55,9 +55,9 @@ __device__ __forceinline__ float block_sum(float v)
 
 /* Thread t of the grid adds in[head + 4 * (t + k * stride) .. + 3] for
  * k = 0, 1, ...; the loop is unrolled by four so that four independent
- * 16-byte loads are in flight before the first add needs its data. */
-__global__ void __launch_bounds__(THREADS)
-block_partials(const float *in, int n, int head, float *partials)
+ * 16-byte loads are in flight before the first add needs its data. Returns
+ * the block's sum (in thread 0). */
+__device__ __forceinline__ float grid_stride_block_sum(const float *in, int n, int head)
 {
     int tid = blockIdx.x * blockDim.x + threadIdx.x;
     int stride = gridDim.x * blockDim.x;
@@ -80,8 +80,14 @@ block_partials(const float *in, int n, int head, float *partials)
     }
     int tail = head + 4 * n4 + tid;
     if (tail < n) b += in[tail];
+    return block_sum((a + b) + (c + d));
+}
 
-    float sum = block_sum((a + b) + (c + d));
+/* The first pass: one partial sum per block, in d_scratch. */
+__global__ void __launch_bounds__(THREADS)
+block_partials(const float *in, int n, int head, float *partials)
+{
+    float sum = grid_stride_block_sum(in, n, head);
     if (threadIdx.x == 0) partials[blockIdx.x] = sum;
 }
 
