@@ -174,15 +174,18 @@ const lab_spec LAB_04_REDUCTION = {
         .baseline = "v1 interleaved addressing with a divergent branch and %",
         .bytes = rd_bytes,
         .roof = ROOF_COPY,
-        /* Calibrated on an H200 (README, Measurements): every version with
-         * wide loads, shuffles and many elements per thread reaches 83.8-
-         * 88.9% of copy (CUB 87.0%), the best scalar rung 72.6%; the
-         * reference is 8.7x the faithful kernel 1, the unrolled rungs 5-6
-         * about 5x. The issue's 85% would sit inside the reference's own
-         * 86.3% on this GPU (the H100 gave 96%), so 80%. */
+        /* Calibrated on an H200 and an H100 (README, Measurements): every
+         * version with wide loads, shuffles and many elements per thread
+         * reaches 83.8-88.9% of copy on the H200 and 87.2-89.8% on the
+         * H100 (CUB 87.0% and 88.7%); the unrolled shared-memory rungs 5-6
+         * 48-50% and 65-68%. The issue's 85% would sit inside the
+         * reference's own 86.3% on the H200, so 80%. The reference is 8.7x
+         * rung 1 on the H200 but only 6.3x on the H100, whose slower memory
+         * compresses the ladder, so the speedup gate is 4x: a check that
+         * rung 1 is beaten, the roofline does the separating. */
         .min_roofline = 0.80,
-        .min_speedup = 6.0,
-        .calibration = "calibrated on an H200, see labs/04-reduction/README.md",
+        .min_speedup = 4.0,
+        .calibration = "calibrated on an H200 and an H100, see labs/04-reduction/README.md",
     },
     .hints = {
         .never_written = "d_out was never written: the last pass must store the "
