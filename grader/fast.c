@@ -10,12 +10,8 @@
 
 #include "grade.h"
 #include "isolate.h"
-#include "rng.h"
 #include "stats.h"
 
-/* Sampling policy (DESIGN.md, Timing rules). */
-static const int MIN_ROUNDS = 10, MAX_ROUNDS = 2000;
-static const double TARGET_RSE = 0.005, MAX_SAMPLING_S = 20;
 /* A kernel may beat cudaMemcpy by a little; beating it by more than this
  * means work was skipped, cached or hidden on another stream. */
 static const double PHYSICAL_SLACK = 1.10;
@@ -65,16 +61,7 @@ static int run_timing_child(const grade_ctx *g, proto_call *calls, response *rsp
     unlink(rsp_path);
     unlink(log_path);
     proto_request req;
-    memset(&req, 0, sizeof req);
-    req.magic = PROTO_MAGIC;
-    req.version = PROTO_VERSION;
-    req.mode = MODE_TIMING;
-    req.n_calls = 2;
-    snprintf(req.lab_id, sizeof req.lab_id, "%s", spec->id);
-    req.max_seconds = MAX_SAMPLING_S;
-    req.min_rounds = MIN_ROUNDS;
-    req.max_rounds = MAX_ROUNDS;
-    req.target_rse = TARGET_RSE;
+    request_init(&req, g, MODE_TIMING, 2);
     if (write_request(req_path, &req, calls) != 0) return -1;
     char *argv[] = {(char *)g->runner, req_path, rsp_path, NULL};
     double limit = spec->time_limit_s.fast > 0 ? spec->time_limit_s.fast : 180;
@@ -87,13 +74,7 @@ void stage_fast(const grade_ctx *g, stage_result *st)
 {
     const lab_spec *spec = g->spec;
     proto_call calls[2];
-    memset(calls, 0, sizeof calls);
-    calls[0].c = spec->fast.timed;
-    calls[0].seed = rng_derive(g->seed, 4000);
-    int same_size = 1;
-    for (int d = 0; d < LAB_MAX_DIMS; d++) same_size &= spec->fast.recheck.dims[d] == 0;
-    calls[1].c = same_size ? spec->fast.timed : spec->fast.recheck;
-    calls[1].seed = rng_derive(g->seed, 5000); /* fresh inputs */
+    make_timing_calls(g, 4000, calls);
 
     response rsp;
     iso_result ir;

@@ -105,6 +105,11 @@ void make_calls(const grade_ctx *g, const lab_case_list *cases, int label,
                 int misalign, proto_call *calls);
 int write_request(const char *path, const proto_request *req,
                   const proto_call *calls);
+/* A request for this lab with the engine's sampling policy. */
+void request_init(proto_request *req, const grade_ctx *g, proto_mode mode, int n_calls);
+/* calls[0]: the timed size; calls[1]: the re-check on fresh inputs (the
+ * timed size unless the lab names a smaller one). Seeds from label. */
+void make_timing_calls(const grade_ctx *g, uint64_t label, proto_call calls[2]);
 
 /* fast.c */
 void stage_fast(const grade_ctx *g, stage_result *st);

@@ -10,7 +10,6 @@
 
 #include "grade.h"
 #include "isolate.h"
-#include "rng.h"
 #include "stats.h"
 
 typedef struct {
@@ -59,30 +58,16 @@ static void write_json(const char *path, const grade_ctx *g, const proto_call *t
 int run_ladder_report(const grade_ctx *g, const char *results)
 {
     const lab_spec *spec = g->spec;
-    proto_call calls[PROTO_MAX_ITEMS];
-    memset(calls, 0, sizeof calls);
-    calls[0].c = spec->fast.timed;
-    calls[0].seed = rng_derive(g->seed, 6000);
-    int same_size = 1;
-    for (int d = 0; d < LAB_MAX_DIMS; d++) same_size &= spec->fast.recheck.dims[d] == 0;
-    calls[1].c = same_size ? spec->fast.timed : spec->fast.recheck;
-    calls[1].seed = rng_derive(g->seed, 7000);
+    proto_call calls[2];
+    make_timing_calls(g, 6000, calls);
 
     char req_path[512], rsp_path[512], log_path[512];
     snprintf(req_path, sizeof req_path, "%s/ladder.req", g->scratch);
     snprintf(rsp_path, sizeof rsp_path, "%s/ladder.rsp", g->scratch);
     snprintf(log_path, sizeof log_path, "%s/ladder.log", g->scratch);
     proto_request req;
-    memset(&req, 0, sizeof req);
-    req.magic = PROTO_MAGIC;
-    req.version = PROTO_VERSION;
-    req.mode = MODE_LADDER;
-    req.n_calls = 2;
-    snprintf(req.lab_id, sizeof req.lab_id, "%s", spec->id);
-    req.max_seconds = 30;
-    req.min_rounds = 10;
-    req.max_rounds = 1000;
-    req.target_rse = 0.005;
+    request_init(&req, g, MODE_LADDER, 2);
+    req.max_seconds = 30; /* more items to time than the fast stage */
     if (write_request(req_path, &req, calls) != 0) {
         fprintf(stderr, "grade: cannot write %s\n", req_path);
         return 2;

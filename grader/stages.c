@@ -44,6 +44,35 @@ void make_calls(const grade_ctx *g, const lab_case_list *cases, int label,
     }
 }
 
+void request_init(proto_request *req, const grade_ctx *g, proto_mode mode, int n_calls)
+{
+    memset(req, 0, sizeof *req);
+    req->magic = PROTO_MAGIC;
+    req->version = PROTO_VERSION;
+    req->mode = mode;
+    req->n_calls = n_calls;
+    snprintf(req->lab_id, sizeof req->lab_id, "%s", g->spec->id);
+    /* The sampling policy (DESIGN.md, Timing rules): at least 10 rounds,
+     * until every median's relative standard error is under 0.5%, or a
+     * cap. */
+    req->min_rounds = 10;
+    req->max_rounds = 2000;
+    req->target_rse = 0.005;
+    req->max_seconds = 20;
+}
+
+void make_timing_calls(const grade_ctx *g, uint64_t label, proto_call calls[2])
+{
+    const lab_spec *spec = g->spec;
+    memset(calls, 0, 2 * sizeof *calls);
+    calls[0].c = spec->fast.timed;
+    calls[0].seed = rng_derive(g->seed, label);
+    int same_size = 1;
+    for (int d = 0; d < LAB_MAX_DIMS; d++) same_size &= spec->fast.recheck.dims[d] == 0;
+    calls[1].c = same_size ? spec->fast.timed : spec->fast.recheck;
+    calls[1].seed = rng_derive(g->seed, label + 1000); /* fresh inputs */
+}
+
 int write_request(const char *path, const proto_request *req,
                   const proto_call *calls)
 {
@@ -149,12 +178,7 @@ int run_calls(const grade_ctx *g, const char *tag, const proto_call *calls,
     unlink(log_path);
 
     proto_request req;
-    memset(&req, 0, sizeof req);
-    req.magic = PROTO_MAGIC;
-    req.version = PROTO_VERSION;
-    req.mode = MODE_CASES;
-    req.n_calls = n;
-    snprintf(req.lab_id, sizeof req.lab_id, "%s", g->spec->id);
+    request_init(&req, g, MODE_CASES, n);
     if (write_request(req_path, &req, calls) != 0) {
         st->status = ST_ERROR;
         snprintf(st->summary, sizeof st->summary, "cannot write %s", req_path);
