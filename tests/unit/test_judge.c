@@ -207,7 +207,32 @@ static void a_buffer_can_have_its_own_tolerance(void)
     sb_free(&s.st.details);
 }
 
+/* The fast stage and the ladder ask for exactly this: the timed size and a
+ * re-check on fresh inputs, under the engine's sampling policy. */
+static void timing_requests_are_built_as_designed(void)
+{
+    scene s;
+    right_call(&s);
+    s.g.seed = 5;
+    proto_request req;
+    request_init(&req, &s.g, MODE_TIMING, 2);
+    CHECK(req.magic == PROTO_MAGIC && req.version == PROTO_VERSION && req.mode == MODE_TIMING);
+    CHECK(req.n_calls == 2 && strcmp(req.lab_id, "01-vector-add") == 0);
+    CHECK(req.min_rounds == 10 && req.target_rse == 0.005 && req.max_seconds > 0);
+    proto_call calls[2];
+    make_timing_calls(&s.g, 4000, calls);
+    CHECK(calls[0].c.dims[0] == LAB_01_VECTOR_ADD.fast.timed.dims[0]);
+    CHECK(calls[1].c.dims[0] == calls[0].c.dims[0]); /* no smaller re-check size */
+    CHECK(calls[0].seed == rng_derive(5, 4000) && calls[1].seed == rng_derive(5, 5000));
+    lab_spec spec = LAB_01_VECTOR_ADD;
+    spec.fast.recheck.dims[0] = 1001;
+    s.g.spec = &spec;
+    make_timing_calls(&s.g, 6000, calls);
+    CHECK(calls[1].c.dims[0] == 1001 && calls[0].c.dims[0] == spec.fast.timed.dims[0]);
+}
+
 const unit_test judge_tests[] = {
+    TEST(timing_requests_are_built_as_designed),
     TEST(bits_are_shown_when_the_lab_asks), TEST(a_buffer_can_have_its_own_tolerance),
     TEST(nothing_written_gets_its_own_hint), TEST(one_unwritten_element_is_named),
     TEST(a_right_call_passes), TEST(one_wrong_element_fails_with_its_index),
