@@ -44,7 +44,14 @@ unit_tests() {
         fail unit/build "$(head -n 5 "$OUT/unit-build.log")"
         return
     fi
-    "$bin" | tee -a "$RESULTS"
+    # A crash must not pass for a short list: every test that did not run
+    # would go unseen.
+    "$bin" >"$OUT/unit.txt" 2>&1
+    local code=$?
+    grep -E '^(PASS|FAIL|SKIP) ' "$OUT/unit.txt" | tee -a "$RESULTS"
+    if [ "$code" != 0 ] && ! grep -q '^FAIL ' "$OUT/unit.txt"; then
+        fail unit/run "the unit tests stopped with exit code $code after $(grep -c '^PASS ' "$OUT/unit.txt") passes: $(tail -n 1 "$OUT/unit.txt")"
+    fi
 }
 
 # ------------------------------------------- every .cu compiles with nvcc

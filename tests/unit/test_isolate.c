@@ -86,7 +86,9 @@ static void a_missing_program_is_not_started(void)
 
 static long hazards_in(const char *text)
 {
+    snprintf(log_path, sizeof log_path, "/tmp/cudalab-unit-%d.log", (int)getpid());
     FILE *f = fopen(log_path, "w");
+    if (!f) return -1;
     fputs(text, f);
     fclose(f);
     return racecheck_hazards(log_path);
