@@ -159,7 +159,7 @@ void stage_fast(const grade_ctx *g, stage_result *st)
     st->status = fast_enough ? ST_PASS : ST_FAIL;
     char needs[48] = "";
     if (gated_roof) snprintf(needs, sizeof needs, " (needs >= %.0f%%)", 100 * spec->fast.min_roofline);
-    snprintf(st->summary, sizeof st->summary, "%s%s, %.2fx over %s (needs >= %.2gx)", figs, needs,
+    snprintf(st->summary, sizeof st->summary, "%s%s, %.2fx over %s (needs >= %.3gx)", figs, needs,
              f->speedup, spec->fast.baseline ? spec->fast.baseline : "the baseline",
              spec->fast.min_speedup);
     if (!fast_enough)
