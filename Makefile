@@ -75,12 +75,21 @@ $(BUILD)/probe: grader/probe.c
 
 # Per lab: the runner, the lab's CUDA side and spec, and the shared C helpers
 # the runner needs, compiled for this GPU architecture.
-$(TRUSTED)/%/.built: labs/%/lab.cu labs/%/spec.c $(RUNNER_SRCS) grader/runner/runner.h $(wildcard grader/*.h) grader/stats.c grader/lab_spec.c
-	@mkdir -p $(dir $@)
-	$(NVCC) $(NVFLAGS) -c labs/$*/lab.cu -o $(dir $@)lab.o
+TRUSTED_DEPS = labs/%/lab.cu labs/%/spec.c $(RUNNER_SRCS) grader/runner/runner.h \
+               $(wildcard grader/*.h) grader/stats.c grader/lab_spec.c
+
+# The plain C parts of a runner (the lab's spec and the shared helpers),
+# the same for the GPU and the CPU emulation.
+define trusted_c_objects
 	$(CC) $(CFLAGS) -c labs/$*/spec.c -o $(dir $@)spec.o
 	$(CC) $(CFLAGS) -c grader/stats.c -o $(dir $@)stats.o
 	$(CC) $(CFLAGS) -c grader/lab_spec.c -o $(dir $@)lab_spec.o
+endef
+
+$(TRUSTED)/%/.built: $(TRUSTED_DEPS)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVFLAGS) -c labs/$*/lab.cu -o $(dir $@)lab.o
+	$(trusted_c_objects)
 	$(foreach f,$(RUNNER_SRCS),$(NVCC) $(NVFLAGS) -c $(f) -o $(dir $@)runner_$(notdir $(f:.cu=.o)) &&) true
 	@touch $@
 
@@ -91,13 +100,11 @@ $(EMU_BUILD)/.built: $(EMU_SRCS) common/emu/build.sh
 	@touch $@
 
 # The same trusted files as above, rewritten and compiled for the CPU.
-$(EMU_TRUSTED)/%/.built: $(EMU_BUILD)/.built labs/%/lab.cu labs/%/spec.c $(RUNNER_SRCS) grader/runner/runner.h $(wildcard grader/*.h) grader/stats.c grader/lab_spec.c
+$(EMU_TRUSTED)/%/.built: $(EMU_BUILD)/.built $(TRUSTED_DEPS)
 	@mkdir -p $(dir $@)
 	$(foreach f,labs/$*/lab.cu $(RUNNER_SRCS),$(EMU_BUILD)/emu_rewrite $(f) $(dir $@)$(subst /,_,$(f)).cpp && \
 	  $(CXX) $(EMU_CXXFLAGS) -iquote $(dir $(f)) -c $(dir $@)$(subst /,_,$(f)).cpp -o $(dir $@)$(subst /,_,$(f:.cu=.o)) &&) true
-	$(CC) $(CFLAGS) -c labs/$*/spec.c -o $(dir $@)spec.o
-	$(CC) $(CFLAGS) -c grader/stats.c -o $(dir $@)stats.o
-	$(CC) $(CFLAGS) -c grader/lab_spec.c -o $(dir $@)lab_spec.o
+	$(trusted_c_objects)
 	@touch $@
 
 # LAB=01, LAB=01-vector-add and LAB=vector-add all name the same lab.
