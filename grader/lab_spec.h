@@ -174,6 +174,17 @@ typedef struct lab_spec {
         const char *calibration; /* where the thresholds come from */
     } fast;
 
+    /* Optional: what the compiled kernels use, read from the device
+     * compiler's report (GPU builds only). The fast stage lists every
+     * kernel of the submission with its registers per thread, spills and
+     * the occupancy its registers allow; a limit set here fails the fast
+     * stage when a kernel breaks it (for labs whose lesson is registers). */
+    struct {
+        int report;        /* list the kernels in the fast stage */
+        int max_registers; /* per thread; 0 = no limit */
+        int no_spills;     /* 1: a kernel that spills registers fails */
+    } resources;
+
     /* Extra libraries the runner links with (e.g. "-lcublas" for a vendor
      * comparison in lab.cu or a ladder); NULL-terminated. */
     const char *link_flags[4];
