@@ -121,6 +121,17 @@ static int run_step(arg_list *a, const char *log_path, const char *advice, char 
     return -1;
 }
 
+/* The compiler's report of every kernel of the submission. */
+static void read_resources(grade_ctx *g, const char *log_path)
+{
+    char *text = iso_log_tail(log_path, 1 << 20);
+    if (!text) return;
+    res_parse_ptxas(text, &g->resources);
+    free(text);
+    res_demangle(&g->resources, g->scratch);
+    g->has_resources = 1;
+}
+
 int build_runner(const build_config *b, grade_ctx *g, char *runner,
                  size_t runner_size, char **log)
 {
@@ -136,6 +147,10 @@ int build_runner(const build_config *b, grade_ctx *g, char *runner,
         return -1;
     }
     const char *objects = g->emulated ? b->emu_objects_dir : b->objects_dir;
+    const lab_spec *spec = g->spec;
+    int wants_resources = !g->emulated && (spec->resources.report ||
+                                            spec->resources.max_registers > 0 ||
+                                            spec->resources.no_spills);
     arg_list a = {0};
 
     /* Compile. */
@@ -166,8 +181,11 @@ int build_runner(const build_config *b, grade_ctx *g, char *runner,
         arg(&a, "-lineinfo");
         arg(&a, "-std=c++17");
         arg(&a, "-arch=%s", b->arch);
-        snprintf(g->compile_flags, sizeof g->compile_flags, "%s -O3 -lineinfo -std=c++17 -arch=%s",
-                 b->nvcc, b->arch);
+        /* -v only makes ptxas report each kernel's resources; the code is
+         * the same. */
+        if (wants_resources) arg(&a, "-Xptxas=-v");
+        snprintf(g->compile_flags, sizeof g->compile_flags, "%s -O3 -lineinfo -std=c++17 -arch=%s%s",
+                 b->nvcc, b->arch, wants_resources ? " -Xptxas=-v" : "");
         arg(&a, "%s", src);
     }
     arg(&a, "-I%s", b->include_dir);
@@ -176,6 +194,7 @@ int build_runner(const build_config *b, grade_ctx *g, char *runner,
     arg(&a, "-o");
     arg(&a, "%s", obj);
     if (run_step(&a, log_path, "compiler", log) != 0) return -1;
+    if (wants_resources) read_resources(g, log_path);
 
     /* Link with the trusted objects. */
     if (g->emulated) arg(&a, "g++");

@@ -16,6 +16,17 @@
  * means work was skipped, cached or hidden on another stream. */
 static const double PHYSICAL_SLACK = 1.10;
 
+/* After the grader's stream finished a sample, waiting for the whole GPU
+ * takes a few microseconds. Longer than this, and longer than half the
+ * timed call itself, means the call left work running on a stream the
+ * events never saw. */
+static const double STRAGGLE_MIN_MS = 0.05;
+
+const char *rate_unit(const lab_spec *spec)
+{
+    return spec->fast.rate_unit ? spec->fast.rate_unit : "GFLOP/s";
+}
+
 static void text_bar(double fraction, char *buf, size_t size)
 {
     int width = 20, filled = (int)lround(fmin(fmax(fraction, 0), 1) * width);
@@ -38,6 +49,7 @@ static void figures(const grade_ctx *g, const proto_call *timed,
     f->submission_ms = med[1];
     f->copy_ms = med[2];
     f->vendor_ms = t->n_items > 3 ? med[3] : NAN;
+    f->straggle_ms = t->straggle_ms[1];
     f->samples = t->n_rounds;
     f->converged = t->converged;
     f->speedup = f->baseline_ms / f->submission_ms;
@@ -68,6 +80,33 @@ static int run_timing_child(const grade_ctx *g, proto_call *calls, response *rsp
     if (iso_run(argv, log_path, limit, ir) != 0) return -1;
     response_read(rsp_path, spec, calls, 2, rsp);
     return 0;
+}
+
+/* The kernels' registers and spills, and the lab's limits on them. A
+ * limit fails the stage even when the time is good: the lesson is the
+ * registers. */
+static void check_resources(const grade_ctx *g, stage_result *st)
+{
+    const lab_spec *spec = g->spec;
+    if (!g->has_resources) return;
+    if (g->resources.n == 0) {
+        sb_printf(&st->details, "the compiler reported no kernels for your file\n");
+        return;
+    }
+    res_describe(&g->resources, g->device.regs_per_sm, g->device.max_warps_per_sm,
+                 &st->details);
+    char why[400];
+    if (res_check(&g->resources, spec->resources.max_registers, spec->resources.no_spills, why,
+                  sizeof why))
+        return;
+    if (st->status == ST_PASS) {
+        st->status = ST_FAIL;
+        snprintf(st->summary, sizeof st->summary, "%s", why);
+    } else {
+        sb_printf(&st->details, "also: %s\n", why);
+    }
+    sb_printf(&st->details, "hint: %s\n",
+              hint_or(spec->hints.resources, "see the lab README on registers and occupancy"));
 }
 
 void stage_fast(const grade_ctx *g, stage_result *st)
@@ -125,11 +164,13 @@ void stage_fast(const grade_ctx *g, stage_result *st)
              bar, sizeof bar);
     char figs[200];
     if (spec->fast.roof == ROOF_VENDOR)
-        snprintf(figs, sizeof figs, "%.0f GFLOP/s = %.1f%% of the vendor library", f->gflops,
-                 100 * f->roofline);
+        snprintf(figs, sizeof figs, "%.0f %s = %.1f%% of the vendor library", f->gflops,
+                 rate_unit(spec), 100 * f->roofline);
     else if (spec->fast.roof == ROOF_COPY)
         snprintf(figs, sizeof figs, "%.0f GB/s = %.1f%% of copy (%.0f GB/s)", f->gbps,
                  100 * f->roofline, f->copy_gbps);
+    else if (spec->fast.flops)
+        snprintf(figs, sizeof figs, "%.1f %s", f->gflops, rate_unit(spec));
     else
         snprintf(figs, sizeof figs, "%.4f ms per call", f->submission_ms);
     sb_printf(&st->details, "%s %s; %.4f ms per call, baseline (%s) %.4f ms\n", bar, figs,
@@ -140,6 +181,16 @@ void stage_fast(const grade_ctx *g, stage_result *st)
                            : "NOT converged: the GPU may be busy or throttling",
               spec->fast.calibration ? spec->fast.calibration : "see the lab README");
 
+    if (f->straggle_ms > fmax(STRAGGLE_MIN_MS, 0.5 * f->submission_ms)) {
+        st->status = ST_ERROR;
+        snprintf(st->summary, sizeof st->summary,
+                 "your code kept the GPU busy %.3f ms after the timed stream was done "
+                 "(timed: %.3f ms): is work launched on another stream?",
+                 f->straggle_ms, f->submission_ms);
+        sb_printf(&st->details, "hint: launch every kernel and copy on the stream you are "
+                                "given (or make that stream wait for yours with an event)\n");
+        return;
+    }
     /* Whatever the lab's roof, no call can move its bytes faster than the
      * memory can: that catches skipped work and work on another stream in
      * speedup-only labs too. */
@@ -166,4 +217,5 @@ void stage_fast(const grade_ctx *g, stage_result *st)
         sb_printf(&st->details, "hint: %s\n",
                   hint_or(spec->hints.too_slow, "profile it (see the lab README) "
                                                 "and compare with the solution ladder"));
+    check_resources(g, st);
 }

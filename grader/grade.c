@@ -138,6 +138,8 @@ static void probe_device(const char *probe, const char *scratch, device_info *d)
         else if (!strcmp(line, "mem_clock_mhz")) d->mem_clock_mhz = atoi(v);
         else if (!strcmp(line, "l2_bytes")) d->l2_bytes = atoll(v);
         else if (!strcmp(line, "mem_bytes")) d->mem_bytes = atoll(v);
+        else if (!strcmp(line, "regs_per_sm")) d->regs_per_sm = atoi(v);
+        else if (!strcmp(line, "max_warps_per_sm")) d->max_warps_per_sm = atoi(v);
     }
     if (f) fclose(f);
     if (!d->ok && !d->error[0]) snprintf(d->error, sizeof d->error, "the probe failed");

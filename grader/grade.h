@@ -11,6 +11,7 @@
 
 #include "lab_spec.h"
 #include "protocol.h"
+#include "resources.h"
 #include "text.h"
 
 typedef enum { ST_PASS, ST_FAIL, ST_SKIPPED, ST_ERROR } stage_status;
@@ -23,6 +24,7 @@ typedef struct {
     double gbps, copy_gbps, gflops;
     double roofline; /* fraction of the roof */
     double speedup;
+    double straggle_ms; /* GPU time left once the grader's stream was done */
     int samples, converged;
 } fast_figures;
 
@@ -45,6 +47,7 @@ typedef struct {
     char name[128], cc[16], driver[16], runtime[16];
     int sm_count, clock_mhz, mem_clock_mhz;
     long long l2_bytes, mem_bytes;
+    int regs_per_sm, max_warps_per_sm;
 } device_info;
 
 typedef struct {
@@ -57,6 +60,10 @@ typedef struct {
     uint64_t seed;
     int emulated;
     device_info device;
+    /* The submission's kernels as the device compiler reported them; read
+     * when the lab's spec asks for resources (GPU builds only). */
+    int has_resources;
+    res_list resources;
 } grade_ctx;
 
 /* One call's outcome as read from the response file. */
@@ -113,6 +120,8 @@ void make_timing_calls(const grade_ctx *g, uint64_t label, proto_call calls[2]);
 
 /* fast.c */
 void stage_fast(const grade_ctx *g, stage_result *st);
+/* The unit of the lab's fast.flops() rate: "GFLOP/s" unless it says. */
+const char *rate_unit(const lab_spec *spec);
 
 /* ladder.c: check and time every rung of the runner's LAB_LADDER and print
  * the table (and the JSON when results is not NULL). Returns an exit code. */

@@ -116,6 +116,7 @@ typedef struct {
     const char *timeout;
     const char *crash;
     const char *too_slow;
+    const char *resources; /* a kernel broke the register or spill limit */
 } lab_hints;
 
 typedef struct lab_spec {
@@ -167,7 +168,10 @@ typedef struct lab_spec {
         lab_case recheck;    /* fresh inputs after timing; dims 0 = timed */
         const char *baseline;    /* name of the naive baseline, for reports */
         double (*bytes)(const int64_t *dims); /* fewest bytes moved per call */
-        double (*flops)(const int64_t *dims); /* optional */
+        double (*flops)(const int64_t *dims); /* optional: work per call */
+        /* What flops() counts, as a rate of 1e9 per second: "GFLOP/s" when
+         * NULL; e.g. "Gpairs/s" for a lab that counts pairs. */
+        const char *rate_unit;
         lab_roof roof;
         double min_roofline; /* fraction of the roof, e.g. 0.80; unused for ROOF_NONE */
         double min_speedup;  /* median(baseline) / median(submission) */

@@ -16,7 +16,7 @@ typedef struct {
     char name[PROTO_NAME_LEN];
     int right;
     char problem[320];
-    double ms, gbps, fraction, step, total;
+    double ms, gbps, fraction, rate, step, total;
 } rung_row;
 
 static void write_json(const char *path, const grade_ctx *g, const proto_call *timed,
@@ -45,6 +45,8 @@ static void write_json(const char *path, const grade_ctx *g, const proto_call *t
         json_number(f, rows[r].gbps);
         fputs(", \"roofline_fraction\": ", f);
         json_number(f, rows[r].fraction);
+        fputs(", \"rate\": ", f);
+        json_number(f, rows[r].rate);
         fputs(", \"step_speedup\": ", f);
         json_number(f, rows[r].step);
         fputs(", \"total_speedup\": ", f);
@@ -115,6 +117,7 @@ int run_ladder_report(const grade_ctx *g, const char *results)
         row->ms = stats_median(rsp.samples + (size_t)r * rounds, rounds);
         row->gbps = bytes / (row->ms * 1e6);
         row->fraction = row->gbps / copy_gbps;
+        row->rate = spec->fast.flops ? spec->fast.flops(calls[0].c.dims) / (row->ms * 1e6) : NAN;
         row->step = r ? rows[r - 1].ms / row->ms : NAN;
         row->total = rows[0].ms / row->ms;
     }
@@ -123,19 +126,31 @@ int run_ladder_report(const grade_ctx *g, const char *results)
     describe_call(g, &calls[0], where, sizeof where);
     printf("ladder of %s on %s at %s: %.0f MB per call; copy %.0f GB/s\n", spec->id,
            g->device.name, where, bytes / 1e6, copy_gbps);
-    printf("%-36s %9s %8s %7s %7s %7s  %s\n", "rung", "time ms", "GB/s", "% copy", "step",
-           "total", "right");
+    /* Memory-bound labs compare with copy; the others show their own rate
+     * (GFLOP/s, pairs/s) when the spec counts the work. */
+    int by_copy = spec->fast.roof == ROOF_COPY, by_rate = !by_copy && spec->fast.flops;
+    char head[40] = "";
+    if (by_copy) snprintf(head, sizeof head, " %8s %7s", "GB/s", "% copy");
+    else if (by_rate) snprintf(head, sizeof head, " %10s", rate_unit(spec));
+    printf("%-36s %9s%s %7s %7s  %s\n", "rung", "time ms", head, "step", "total", "right");
     for (int r = 0; r < n; r++) {
         const rung_row *row = &rows[r];
-        char step[16];
+        char step[16], figs[40] = "";
         if (r) snprintf(step, sizeof step, "%.2fx", row->step);
         else snprintf(step, sizeof step, "-");
-        printf("%-36s %9.4f %8.0f %6.1f%% %7s %6.2fx  %s%s\n", row->name, row->ms, row->gbps,
-               100 * row->fraction, step, row->total, row->right ? "yes" : "NO: ",
-               row->problem);
+        if (by_copy) snprintf(figs, sizeof figs, " %8.0f %6.1f%%", row->gbps, 100 * row->fraction);
+        else if (by_rate) snprintf(figs, sizeof figs, " %10.1f", row->rate);
+        printf("%-36s %9.4f%s %7s %6.2fx  %s%s\n", row->name, row->ms, figs, step, row->total,
+               row->right ? "yes" : "NO: ", row->problem);
     }
     printf("medians of %d rounds (%s), L2 flushed before every sample\n", t->n_rounds,
            t->converged ? "converged" : "not converged");
+    if (g->has_resources) {
+        strbuf kernels = {0};
+        res_describe(&g->resources, g->device.regs_per_sm, g->device.max_warps_per_sm, &kernels);
+        printf("the ladder's kernels, as the compiler reports them:\n%s", sb_str(&kernels));
+        sb_free(&kernels);
+    }
     if (results) write_json(results, g, &calls[0], rows, n, copy_gbps, t);
     response_free(&rsp);
     return all_right ? 0 : 1;

@@ -45,6 +45,8 @@ int main(void)
     printf("clock_mhz=%d\n", attr(cudaDevAttrClockRate, dev) / 1000);
     printf("mem_clock_mhz=%d\n", attr(cudaDevAttrMemoryClockRate, dev) / 1000);
     printf("l2_bytes=%d\n", p.l2CacheSize);
+    printf("regs_per_sm=%d\n", p.regsPerMultiprocessor);
+    printf("max_warps_per_sm=%d\n", p.maxThreadsPerMultiProcessor / p.warpSize);
     printf("mem_bytes=%zu\n", p.totalGlobalMem);
     printf("driver=%d.%d\n", driver / 1000, driver % 1000 / 10);
     printf("runtime=%d.%d\n", runtime / 1000, runtime % 1000 / 10);

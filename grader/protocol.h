@@ -123,6 +123,10 @@ typedef struct {
     double sampling_ms;
     int64_t l2_bytes;
     int64_t flush_bytes;
+    /* Per item: the median time the rest of the GPU still needed once the
+     * grader's stream had finished a sample. Near zero unless the item
+     * launched work on a stream of its own that the events cannot see. */
+    double straggle_ms[PROTO_MAX_ITEMS];
 } proto_timing;
 
 typedef struct {

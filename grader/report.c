@@ -72,6 +72,7 @@ static void json_fast(FILE *f, const fast_figures *x)
     json_field(f, "gflops", x->gflops);
     json_field(f, "roofline_fraction", x->roofline);
     json_field(f, "speedup", x->speedup);
+    json_field(f, "straggle_ms", x->straggle_ms);
     fputc('}', f);
 }
 
@@ -91,6 +92,21 @@ static void json_device(FILE *f, const grade_ctx *g)
     fputc('}', f);
 }
 
+static void json_kernels(FILE *f, const res_list *list)
+{
+    fputs(", \"kernels\": [", f);
+    for (int i = 0; i < list->n; i++) {
+        const res_kernel *k = &list->k[i];
+        fputs(i ? ", {\"name\": " : "{\"name\": ", f);
+        json_string(f, k->name);
+        fprintf(f, ", \"registers\": %d, \"stack_bytes\": %ld, \"spill_store_bytes\": %ld, "
+                   "\"spill_load_bytes\": %ld, \"shared_bytes\": %ld}",
+                k->registers, k->stack_bytes, k->spill_store_bytes, k->spill_load_bytes,
+                k->shared_bytes);
+    }
+    fputc(']', f);
+}
+
 int report_json(const char *path, const grade_ctx *g, const stage_result *st,
                 int n, int passed)
 {
@@ -104,6 +120,7 @@ int report_json(const char *path, const grade_ctx *g, const stage_result *st,
     json_device(f, g);
     fputs(", \"compile_flags\": ", f);
     json_string(f, g->compile_flags);
+    if (g->has_resources) json_kernels(f, &g->resources);
     fprintf(f, ", \"seed\": %llu, \"stages\": [", (unsigned long long)g->seed);
     for (int i = 0; i < n; i++) {
         fprintf(f, "%s\n  {\"name\": \"%s\", \"status\": \"%s\", \"message\": ", i ? "," : "",

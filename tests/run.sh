@@ -38,7 +38,7 @@ unit_tests() {
     local bin=$OUT/unit
     if ! $CC -std=c11 -O1 -Wall -Wextra -Werror -Wno-format-truncation -Igrader -Icommon \
         -Itests/unit tests/unit/*.c grader/compare.c grader/stats.c grader/isolate.c \
-        grader/text.c grader/judge.c grader/lab_spec.c grader/stages.c grader/response.c \
+        grader/text.c grader/judge.c grader/lab_spec.c grader/stages.c grader/response.c grader/resources.c \
         "$REGISTRY" labs/*/spec.c \
         -lm -o "$bin" 2>"$OUT/unit-build.log"; then
         fail unit/build "$(head -n 5 "$OUT/unit-build.log")"
@@ -230,7 +230,7 @@ e2e_tests() {
         list_cases | while read -r name _; do skip "e2e/$name" "needs a GPU ($GPU_REASON)"; done
     else
         list_cases | awk '$4 ~ /_skipped$/ { if ($5 == "fast") $5 = "right"; print }' |
-            OUT=$OUT xargs -P 4 -L 1 bash -c 'e2e_one "$@"' _ | sort | tee -a "$RESULTS"
+            OUT=$OUT xargs -r -P 4 -L 1 bash -c 'e2e_one "$@"' _ | sort | tee -a "$RESULTS"
         list_cases | awk '$4 !~ /_skipped$/' | while read -r name lab file want stage; do
             e2e_one "$name" "$lab" "$file" "$want" "$stage" | tee -a "$RESULTS"
         done
@@ -282,7 +282,7 @@ emu_one() {
 export -f emu_one
 
 emu_tests() {
-    list_cases | OUT=$OUT xargs -P "$(nproc)" -L 1 bash -c 'emu_one "$@"' _ | sort | tee -a "$RESULTS"
+    list_cases | OUT=$OUT xargs -r -P "$(nproc)" -L 1 bash -c 'emu_one "$@"' _ | sort | tee -a "$RESULTS"
 }
 
 # With a GPU: every case must get the same work and right verdicts in

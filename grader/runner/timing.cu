@@ -51,15 +51,22 @@ static cudaError_t run_item(const timing_env *env, const timed_item *item)
     return (cudaError_t)item->call(env->set->ptr, env->dims, (void *)env->stream);
 }
 
-/* An error inside timing is the code's fault and is reported as such, so
- * the parent can explain it. */
-static void check_item(const timed_item *item, cudaError_t launch, cudaStream_t stream)
+/* Wait for the item; an error inside timing is the code's fault and is
+ * reported as such, so the parent can explain it. Returns how long the
+ * rest of the GPU still ran once the grader's stream was done: the events
+ * only see that stream, so anything still running elsewhere was hidden
+ * from them. */
+static double check_item(const timed_item *item, cudaError_t launch, cudaStream_t stream)
 {
     cudaError_t sync = cudaStreamSynchronize(stream);
-    cudaError_t e = launch != cudaSuccess ? launch : sync;
+    double t0 = now_ms();
+    cudaError_t rest = cudaDeviceSynchronize();
+    double straggle_ms = now_ms() - t0;
+    cudaError_t e = launch != cudaSuccess ? launch : sync != cudaSuccess ? sync : rest;
     if (e != cudaSuccess)
         rsp_fatal("%s failed while being timed: %s (%s)", item->name,
                   cudaGetErrorName(e), cudaGetErrorString(e));
+    return straggle_ms;
 }
 
 static void env_open(timing_env *env, buffer_set *set, const proto_call *call,
@@ -102,7 +109,8 @@ static void time_items(const proto_request *req, const timing_env *env,
     RUNNER_CHECK(cudaEventCreate(&stop));
     int max_rounds = req->max_rounds;
     double *samples = (double *)calloc((size_t)n_items * max_rounds, sizeof(double));
-    if (!samples) rsp_fatal("out of host memory for the samples");
+    double *straggles = (double *)calloc((size_t)n_items * max_rounds, sizeof(double));
+    if (!samples || !straggles) rsp_fatal("out of host memory for the samples");
     const double *series[PROTO_MAX_ITEMS];
     for (int i = 0; i < n_items; i++) series[i] = samples + (size_t)i * max_rounds;
 
@@ -115,7 +123,8 @@ static void time_items(const proto_request *req, const timing_env *env,
             RUNNER_CHECK(cudaEventRecord(start, env->stream));
             cudaError_t launch = run_item(env, &items[i]);
             RUNNER_CHECK(cudaEventRecord(stop, env->stream));
-            check_item(&items[i], launch, env->stream);
+            straggles[(size_t)i * max_rounds + rounds] =
+                check_item(&items[i], launch, env->stream);
             float ms = 0;
             RUNNER_CHECK(cudaEventElapsedTime(&ms, start, stop));
             samples[(size_t)i * max_rounds + rounds] = ms;
@@ -139,6 +148,8 @@ static void time_items(const proto_request *req, const timing_env *env,
     t.sampling_ms = now_ms() - s0;
     t.l2_bytes = env->l2_bytes;
     t.flush_bytes = (int64_t)env->flush_bytes;
+    for (int i = 0; i < n_items; i++)
+        t.straggle_ms[i] = stats_median(straggles + (size_t)i * max_rounds, (size_t)rounds);
     /* Samples travel item-major, rounds contiguous. */
     size_t n = (size_t)n_items * rounds;
     double *packed = (double *)malloc(n * sizeof(double) + 1);
@@ -147,6 +158,7 @@ static void time_items(const proto_request *req, const timing_env *env,
     rsp_write(REC_TIMING, 0, &t, sizeof t, packed, n * sizeof(double));
     free(packed);
     free(samples);
+    free(straggles);
 }
 
 /* Fill the buffers for a check and make one reported call; buffers of the

@@ -13,6 +13,7 @@ SUITE(isolate_tests)
 SUITE(text_tests)
 SUITE(spec_tests)
 SUITE(judge_tests)
+SUITE(resources_tests)
 
 static int run(const unit_test *tests, int n)
 {
@@ -40,5 +41,6 @@ int main(void)
     failed += run(text_tests, text_tests_count);
     failed += run(spec_tests, spec_tests_count);
     failed += run(judge_tests, judge_tests_count);
+    failed += run(resources_tests, resources_tests_count);
     return failed ? 1 : 0;
 }
