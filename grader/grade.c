@@ -266,7 +266,21 @@ int main(int argc, char **argv)
     build_config b = {o.nvcc, o.arch, o.include_dir, objects, o.emu_dir, emu_objects,
                       o.ladder ? source_dir : NULL, o.ladder ? grader_dir : NULL};
     char *build_log = NULL;
-    if (build_runner(&b, &g, runner, sizeof runner, &build_log) != 0) {
+    int built = build_runner(&b, &g, runner, sizeof runner, &build_log);
+    if (built == BUILD_REJECTED) {
+        report_header(&g);
+        st[STAGE_WORK].status = ST_ERROR;
+        snprintf(st[STAGE_WORK].summary, sizeof st[STAGE_WORK].summary,
+                 "rejected before running: %s", build_log ? build_log : "");
+        sb_printf(&st[STAGE_WORK].details,
+                  "hint: the entry point launches kernels and may use the CUDA runtime, "
+                  "the C math library, malloc/free, memcpy/memset and printf; nothing else\n");
+        skip_rest(st, STAGE_RIGHT, last + 1, "skipped (the submission was rejected)");
+        report_stage(&st[STAGE_WORK]);
+        free(build_log);
+        return finish(&o, &g, st, EXIT_USAGE); /* like a build error */
+    }
+    if (built != 0) {
         report_header(&g);
         st[STAGE_WORK].status = ST_ERROR;
         snprintf(st[STAGE_WORK].summary, sizeof st[STAGE_WORK].summary,

@@ -57,6 +57,7 @@ typedef struct {
     const char *runner;       /* the built runner */
     const char *sanitizer;    /* compute-sanitizer, or NULL */
     char compile_flags[512];
+    char symbols_checked[400]; /* what the allowlist check found, for reports */
     uint64_t seed;
     int emulated;
     device_info device;
@@ -138,9 +139,11 @@ typedef struct {
      * for lab_ladder. Never set for grading. */
     const char *source_dir, *grader_dir;
 } build_config;
-/* Compile the submission (with nvcc, or for the CPU when g->emulated) and
- * link the runner into scratch. Returns 0 on success; on failure the
- * compiler's output is in *log (caller frees). */
+/* Compile the submission (with nvcc, or for the CPU when g->emulated),
+ * check what it calls, and link the runner into scratch. Returns 0 on
+ * success; BUILD_FAILED with the compiler's output in *log, or
+ * BUILD_REJECTED with the reason in *log (caller frees). */
+enum { BUILD_FAILED = -1, BUILD_REJECTED = -2 };
 int build_runner(const build_config *b, grade_ctx *g, char *runner,
                  size_t runner_size, char **log);
 

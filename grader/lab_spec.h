@@ -119,6 +119,13 @@ typedef struct {
     const char *resources; /* a kernel broke the register or spill limit */
 } lab_hints;
 
+/* A library the lab's lesson forbids (the student writes it instead),
+ * recognised by the start of its symbols' demangled names. */
+typedef struct {
+    const char *prefix; /* "cub::", "cublas" */
+    const char *library; /* "CUB", for the message */
+} lab_forbidden;
+
 typedef struct lab_spec {
     const char *id;           /* "01-vector-add": the folder under labs/ */
     const char *title;        /* "vector add" */
@@ -188,6 +195,10 @@ typedef struct lab_spec {
         int max_registers; /* per thread; 0 = no limit */
         int no_spills;     /* 1: a kernel that spills registers fails */
     } resources;
+
+    /* Libraries a submission may not use; any symbol of theirs in the
+     * compiled file rejects it before it runs. */
+    lab_forbidden forbidden[4];
 
     /* Extra libraries the runner links with (e.g. "-lcublas" for a vendor
      * comparison in lab.cu or a ladder); NULL-terminated. */

@@ -39,6 +39,7 @@ void report_header(const grade_ctx *g)
                d->name, d->cc, d->sm_count, d->clock_mhz, d->mem_clock_mhz, d->driver,
                d->runtime, (unsigned long long)g->seed);
     if (g->compile_flags[0]) printf("built with: %s\n", g->compile_flags);
+    if (g->symbols_checked[0]) printf("calls checked: %s\n", g->symbols_checked);
 }
 
 void report_stage(const stage_result *st)
@@ -120,6 +121,8 @@ int report_json(const char *path, const grade_ctx *g, const stage_result *st,
     json_device(f, g);
     fputs(", \"compile_flags\": ", f);
     json_string(f, g->compile_flags);
+    fputs(", \"symbols\": ", f);
+    json_string(f, g->symbols_checked);
     if (g->has_resources) json_kernels(f, &g->resources);
     fprintf(f, ", \"seed\": %llu, \"stages\": [", (unsigned long long)g->seed);
     for (int i = 0; i < n; i++) {

@@ -38,7 +38,7 @@ unit_tests() {
     local bin=$OUT/unit
     if ! $CC -std=c11 -O1 -Wall -Wextra -Werror -Wno-format-truncation -Igrader -Icommon \
         -Itests/unit tests/unit/*.c grader/compare.c grader/stats.c grader/isolate.c \
-        grader/text.c grader/judge.c grader/lab_spec.c grader/stages.c grader/response.c grader/resources.c \
+        grader/text.c grader/judge.c grader/lab_spec.c grader/stages.c grader/response.c grader/resources.c grader/symbols.c \
         "$REGISTRY" labs/*/spec.c \
         -lm -o "$bin" 2>"$OUT/unit-build.log"; then
         fail unit/build "$(head -n 5 "$OUT/unit-build.log")"
@@ -117,8 +117,13 @@ EOF
     fi
     cli_case compiler_message_shown 2 "syntax_error.cu(1)" -- \
         "${GRADE[@]}" --lab 01 --submission "$bad/syntax_error.cu"
-    cli_case defines_main 2 "does your file define main" -- \
+    cli_case defines_main 2 "defines main: the grader owns main" -- \
         "${GRADE[@]}" --lab 01 --submission "$bad/defines_main.cu"
+    # The allowlist reads the object nvcc built, GPU or not.
+    cli_case forbidden_library_named 2 "uses CUB (cub::.*this lab forbids it" -- \
+        "${GRADE[@]}" --lab 04 --submission tests/wrong/04-reduction/calls_cub__work.cu
+    cli_case file_call_rejected 2 "calls fclose, which is not on the allowlist" -- \
+        "${GRADE[@]}" --lab 01 --submission tests/wrong/01-vector-add/reads_answers_from_a_file__work.cu
     cli_case make_unknown_lab 2 "no lab called 'nope'" -- make --no-print-directory grade LAB=nope
     cli_case wrapper_keeps_exit_code 2 "STAGE must be" -- ./grade LAB=01 STAGE=quick
     cli_case emu_forced_stage_right 0 "right PASS .*\[emulated on the CPU\]" -- \

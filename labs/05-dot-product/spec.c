@@ -171,6 +171,8 @@ const lab_spec LAB_05_DOT_PRODUCT = {
                           {.dims = {4099}, .variant = VAR_SUBNORMAL}, {.dims = {300007}}),
     .sanitizers = SAN_RACECHECK | SAN_SYNCCHECK,
     .misalign = 1,
+    /* The ladder compares with these; a submission must not call them. */
+    .forbidden = {{"cublas", "cuBLAS"}, {"thrust::", "Thrust"}, {"cub::", "CUB"}},
     .fast = {
         .timed = {.dims = {1 << 26}}, /* 512 MiB read per call: 10x the H100's L2 */
         .baseline = "one atomicAdd per element",

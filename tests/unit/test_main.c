@@ -14,6 +14,7 @@ SUITE(text_tests)
 SUITE(spec_tests)
 SUITE(judge_tests)
 SUITE(resources_tests)
+SUITE(symbols_tests)
 
 static int run(const unit_test *tests, int n)
 {
@@ -42,5 +43,6 @@ int main(void)
     failed += run(spec_tests, spec_tests_count);
     failed += run(judge_tests, judge_tests_count);
     failed += run(resources_tests, resources_tests_count);
+    failed += run(symbols_tests, symbols_tests_count);
     return failed ? 1 : 0;
 }

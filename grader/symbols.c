@@ -1,0 +1,181 @@
+/* symbols.c - see symbols.h. */
+#define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "isolate.h"
+#include "symbols.h"
+
+/* What the compiler itself emits around kernels and C++ code. */
+static const char *const SUPPORT_PREFIXES[] = {
+    "__cuda", "__cxa_", "_Unwind_", "__gxx_personality", "__stack_chk_fail", "__dso_handle",
+    "_GLOBAL_OFFSET_TABLE_", "operator new", "operator delete", "std::terminate",
+    "std::__throw_", "__assert_fail", "__printf_chk", "__fprintf_chk", "__snprintf_chk",
+    "__sprintf_chk", "__memcpy_chk", "__memset_chk", "__memmove_chk", "__isnan", "__isinf",
+    "__fpclassify", "__signbit", "__finite", NULL};
+
+static const char *const LIBC_NAMES[] = {
+    "atexit", "abort", "memcpy", "memset", "memmove", "memcmp", "strlen", "strcmp", "malloc",
+    "calloc", "realloc", "free", "posix_memalign", "aligned_alloc", "printf", "fprintf",
+    "puts", "putchar", "fputs", "fputc", "fwrite", "fflush", "snprintf", "sprintf", "vprintf",
+    "vfprintf", "stderr", "stdout", NULL};
+
+/* The C math library: each name also with an f or l suffix. */
+static const char *const MATH_NAMES[] = {
+    "sqrt", "cbrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "pow", "sin",
+    "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "erf", "erfc",
+    "ceil", "floor", "round", "lround", "llround", "trunc", "fabs", "fmin", "fmax", "fmod",
+    "remainder", "ldexp", "frexp", "nextafter", "hypot", "rint", "lrint", "nearbyint",
+    "copysign", "modf", "fma", "ilogb", "logb", "scalbn", NULL};
+
+/* Runtime calls that are CUDA, but not for graded code. */
+static const struct { const char *name, *why; } CUDA_DENIED[] = {
+    {"cudaDeviceReset", "resets the GPU the grader is using"},
+    {"cudaThreadExit", "resets the GPU the grader is using"},
+    {"cudaSetDevice", "chooses a GPU: use the current one"},
+    {"cudaEventElapsedTime", "times itself: the grader does the timing"},
+    {NULL, NULL}};
+
+/* Named here only for a clearer message than "not on the allowlist". */
+static const struct { const char *prefix, *why; } KNOWN_DENIED[] = {
+    {"fopen", "opens files"}, {"open", "opens files"}, {"creat", "creates files"},
+    {"unlink", "removes files"}, {"remove", "removes files"}, {"rename", "renames files"},
+    {"system", "starts processes"}, {"popen", "starts processes"}, {"fork", "starts processes"},
+    {"vfork", "starts processes"}, {"exec", "starts processes"}, {"posix_spawn", "starts processes"},
+    {"kill", "signals processes"}, {"pthread_", "starts or manages threads"},
+    {"std::thread", "starts threads"}, {"clock", "reads a clock"}, {"gettimeofday", "reads a clock"},
+    {"time", "reads a clock"}, {"std::chrono", "reads a clock"}, {"nanosleep", "sleeps"},
+    {"usleep", "sleeps"}, {"sleep", "sleeps"}, {"getenv", "reads the environment"},
+    {"dlopen", "loads code"}, {"dlsym", "loads code"}, {"socket", "opens network connections"},
+    {"connect", "opens network connections"}, {"exit", "ends the process"},
+    {"_exit", "ends the process"}, {NULL, NULL}};
+
+static int starts_with(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* The bare function name: demangled C++ names carry "(args)". */
+static int name_is(const char *name, const char *want)
+{
+    size_t n = strlen(want);
+    return strncmp(name, want, n) == 0 && (name[n] == 0 || name[n] == '(' || name[n] == '@');
+}
+
+static int in_list(const char *name, const char *const *list)
+{
+    for (int i = 0; list[i]; i++)
+        if (name_is(name, list[i])) return 1;
+    return 0;
+}
+
+static int is_math(const char *name)
+{
+    for (int i = 0; MATH_NAMES[i]; i++) {
+        size_t n = strlen(MATH_NAMES[i]);
+        if (strncmp(name, MATH_NAMES[i], n) != 0) continue;
+        const char *rest = name + n;
+        if (*rest == 'f' || *rest == 'l') rest++;
+        if (*rest == 0 || *rest == '(' || *rest == '@') return 1;
+    }
+    return 0;
+}
+
+static int is_cuda_runtime(const char *name)
+{
+    return starts_with(name, "cuda") && isupper((unsigned char)name[4]);
+}
+
+const char *sym_judge(char type, const char *name, int emulated,
+                      const lab_forbidden *forbidden, int n_forbidden)
+{
+    for (int i = 0; forbidden && i < n_forbidden && forbidden[i].prefix; i++)
+        if (starts_with(name, forbidden[i].prefix)) return "is a library this lab forbids";
+    int undefined = type == 'U' || type == 'w' || type == 'v';
+    if (!undefined) return name_is(name, "main") ? "the grader owns main" : NULL;
+
+    for (int i = 0; CUDA_DENIED[i].name; i++)
+        if (name_is(name, CUDA_DENIED[i].name)) return CUDA_DENIED[i].why;
+    if (is_cuda_runtime(name) || in_list(name, LIBC_NAMES) || is_math(name)) return NULL;
+    for (int i = 0; SUPPORT_PREFIXES[i]; i++)
+        if (starts_with(name, SUPPORT_PREFIXES[i])) return NULL;
+    /* The CPU emulation's own runtime, which the launch rewriter calls. */
+    if (emulated && (starts_with(name, "emu::") || starts_with(name, "std::ios_base::Init")))
+        return NULL;
+    for (int i = 0; KNOWN_DENIED[i].prefix; i++)
+        if (starts_with(name, KNOWN_DENIED[i].prefix)) return KNOWN_DENIED[i].why;
+    return "is not on the allowlist (the CUDA runtime, the C math library, malloc and "
+           "free, memcpy and memset, printf)";
+}
+
+/* One line of `nm -C`: a value (or blanks), a type letter, the name. */
+static int parse_nm_line(char *line, char *type, char **name)
+{
+    line[strcspn(line, "\n")] = 0;
+    char *p = line;
+    if (*p != ' ') {
+        while (*p && *p != ' ') p++; /* the value */
+    }
+    while (*p == ' ') p++;
+    if (!*p || p[1] != ' ') return 0;
+    *type = *p;
+    *name = p + 2;
+    return **name != 0;
+}
+
+sym_verdict sym_check_object(const char *object, const char *scratch, int emulated,
+                             const lab_spec *spec, char *why, size_t size)
+{
+    char log[512];
+    snprintf(log, sizeof log, "%s/symbols.txt", scratch);
+    remove(log);
+    char *argv[] = {"nm", "-C", (char *)object, NULL};
+    iso_result ir;
+    if (iso_run(argv, log, 60, &ir) != 0 || !ir.exited || ir.exit_code != 0) {
+        snprintf(why, size, "not checked: nm could not read the compiled file");
+        return SYM_NOT_CHECKED;
+    }
+    FILE *f = fopen(log, "r");
+    if (!f) {
+        snprintf(why, size, "not checked: cannot read %s", log);
+        return SYM_NOT_CHECKED;
+    }
+    int n_forbidden = (int)(sizeof spec->forbidden / sizeof *spec->forbidden);
+    /* Read every symbol: a forbidden library is named first (the lab's
+     * first-listed one, as CUB pulls in Thrust), then the first other
+     * symbol off the allowlist. */
+    int library = n_forbidden;
+    char library_symbol[200] = "", other[400] = "";
+    char line[2048];
+    while (fgets(line, sizeof line, f)) {
+        char type, *name;
+        if (!parse_nm_line(line, &type, &name)) continue;
+        for (int i = 0; i < library && spec->forbidden[i].prefix; i++)
+            if (starts_with(name, spec->forbidden[i].prefix)) {
+                library = i;
+                snprintf(library_symbol, sizeof library_symbol, "%.120s", name);
+            }
+        if (other[0] || library < n_forbidden) continue;
+        const char *reason = sym_judge(type, name, emulated, NULL, 0);
+        int defined = type != 'U' && type != 'w' && type != 'v';
+        if (reason && defined)
+            snprintf(other, sizeof other, "your file defines %.160s: %s", name, reason);
+        else if (reason)
+            snprintf(other, sizeof other, "your file calls %.160s, which %s; graded code may "
+                     "only compute on the GPU", name, reason);
+    }
+    sym_verdict verdict = SYM_OK;
+    if (library < n_forbidden) {
+        verdict = SYM_REJECTED;
+        snprintf(why, size, "your file uses %s (%s): this lab forbids it, because writing "
+                 "that part yourself is the lesson", spec->forbidden[library].library,
+                 library_symbol);
+    } else if (other[0]) {
+        verdict = SYM_REJECTED;
+        snprintf(why, size, "%s", other);
+    }
+    fclose(f);
+    return verdict;
+}
