@@ -1,0 +1,50 @@
+/* WRONG ON PURPOSE: no __syncthreads() between zeroing the block's
+ * sub-histogram and the first atomicAdd into it. On a GPU the zeroing is
+ * the block's first instruction and the first count comes hundreds of
+ * cycles later (after a global load and the distance), so the counts come
+ * out right, but it is a race: a warp that is scheduled late could clear a
+ * counter another warp has already added to. compute-sanitizer racecheck
+ * reports it. Must first fail the right stage.
+ * EMULATION: fail skipped: the emulator runs each thread up to its next barrier, so a thread counts before the others have zeroed their counters, at once; on a GPU only racecheck sees it
+ */
+#include <cuda_runtime.h>
+
+#include "cuda_check.h"
+
+__device__ int pair_bin(float4 a, float4 b, float dr)
+{
+    float dx = b.x - a.x, dy = b.y - a.y, dz = b.z - a.z;
+    float s = __fadd_rn(__fadd_rn(__fmul_rn(dx, dx), __fmul_rn(dy, dy)), __fmul_rn(dz, dz));
+    return (int)__fdiv_rn(__fsqrt_rn(s), dr);
+}
+
+__global__ void rdf_kernel(const float4 *pos, int n, int bins, float dr, unsigned int *hist)
+{
+    extern __shared__ unsigned int sub[];
+    for (int b = threadIdx.x; b < bins; b += blockDim.x) sub[b] = 0;
+    /* missing: __syncthreads(); */
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        float4 a = pos[i];
+        int d0 = 1 + blockIdx.y * 256, last = min(d0 + 255, n / 2);
+        if (2 * last == n && i >= n / 2) last--; /* the half offset: i < n/2 only */
+        for (int d = d0; d <= last; d++) {
+            int j = i + d >= n ? i + d - n : i + d;
+            int bin = pair_bin(a, pos[j], dr);
+            if (bin < bins) atomicAdd(&sub[bin], 1u);
+        }
+    }
+    __syncthreads();
+    for (int b = threadIdx.x; b < bins; b += blockDim.x)
+        if (sub[b]) atomicAdd(&hist[b], sub[b]);
+}
+
+extern "C" cudaError_t rdf(const float4 *d_pos, int n, int bins, float dr, unsigned int *d_hist,
+                           cudaStream_t stream)
+{
+    CUDA_RETURN_IF_ERROR(cudaMemsetAsync(d_hist, 0, bins * sizeof(unsigned int), stream));
+    if (n < 2 || bins == 0) return cudaSuccess;
+    dim3 grid((n + 255) / 256, (n / 2 + 255) / 256);
+    rdf_kernel<<<grid, 256, bins * sizeof(unsigned int), stream>>>(d_pos, n, bins, dr, d_hist);
+    return cudaGetLastError();
+}

@@ -1,0 +1,49 @@
+/* WRONG ON PURPOSE: a good kernel, but the memset and the launch go to the
+ * default stream instead of the one it is given. The checked calls wait
+ * for the whole device, so the answers are right; the timing's events on
+ * the grader's stream see no work at all. Must first fail the fast stage
+ * ("faster than the GPU can move memory": the spec's floor of one byte
+ * per pair).
+ */
+#include <cuda_runtime.h>
+
+#include "cuda_check.h"
+
+__device__ int pair_bin(float4 a, float4 b, float dr)
+{
+    float dx = b.x - a.x, dy = b.y - a.y, dz = b.z - a.z;
+    float s = __fadd_rn(__fadd_rn(__fmul_rn(dx, dx), __fmul_rn(dy, dy)), __fmul_rn(dz, dz));
+    return (int)__fdiv_rn(__fsqrt_rn(s), dr);
+}
+
+__global__ void rdf_kernel(const float4 *pos, int n, int bins, float dr, unsigned int *hist)
+{
+    extern __shared__ unsigned int sub[];
+    for (int b = threadIdx.x; b < bins; b += blockDim.x) sub[b] = 0;
+    __syncthreads();
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        float4 a = pos[i];
+        int d0 = 1 + blockIdx.y * 256, last = min(d0 + 255, n / 2);
+        if (2 * last == n && i >= n / 2) last--; /* the half offset: i < n/2 only */
+        for (int d = d0; d <= last; d++) {
+            int j = i + d >= n ? i + d - n : i + d;
+            int bin = pair_bin(a, pos[j], dr);
+            if (bin < bins) atomicAdd(&sub[bin], 1u);
+        }
+    }
+    __syncthreads();
+    for (int b = threadIdx.x; b < bins; b += blockDim.x)
+        if (sub[b]) atomicAdd(&hist[b], sub[b]);
+}
+
+extern "C" cudaError_t rdf(const float4 *d_pos, int n, int bins, float dr, unsigned int *d_hist,
+                           cudaStream_t stream)
+{
+    CUDA_RETURN_IF_ERROR(cudaMemsetAsync(d_hist, 0, bins * sizeof(unsigned int), 0));
+    (void)stream;
+    if (n < 2 || bins == 0) return cudaSuccess;
+    dim3 grid((n + 255) / 256, (n / 2 + 255) / 256);
+    rdf_kernel<<<grid, 256, bins * sizeof(unsigned int)>>>(d_pos, n, bins, dr, d_hist);
+    return cudaGetLastError();
+}
