@@ -95,6 +95,7 @@ extern "C" cudaError_t distances(const float *d_points, const float *d_centers, 
         if (e != cudaSuccess) return e;
     }
     int t = threads[metric];
-    KERNELS[metric]<<<(n + t - 1) / t, t, 0, stream>>>(d_points, d_centers, n, k, dim, d_out);
+    kernel_fn kernel = KERNELS[metric];
+    kernel<<<(n + t - 1) / t, t, 0, stream>>>(d_points, d_centers, n, k, dim, d_out);
     return cudaGetLastError();
 }
