@@ -94,7 +94,7 @@ static int v1_switch_512(void *const *d, const int64_t *dims, void *s)
  * The seeds' first remedy. With 96 registers a warp takes 3072 of the
  * 65536: 21 warps fit, and 512-thread blocks use only 16 of them (a second
  * block of 16 would need 32). cudaOccupancyMaxPotentialBlockSize tries
- * every block size and answers 672 (21 warps in one block): a third more
+ * every block size and should answer 672 (21 warps in one block): a third more
  * warps, still only a third of the SM's 64. */
 static int v2_switch_occupancy_api(void *const *d, const int64_t *dims, void *s)
 {
