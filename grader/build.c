@@ -200,7 +200,10 @@ int build_runner(const build_config *b, grade_ctx *g, char *runner,
      * repository's own and may compare with the vendor libraries. */
     if (!b->source_dir) {
         char why[400];
-        sym_verdict v = sym_check_object(obj, g->scratch, g->emulated, spec, why, sizeof why);
+        char emu_library[512];
+        snprintf(emu_library, sizeof emu_library, "%s/libcudaemu.a", b->emu_dir);
+        sym_verdict v = sym_check_object(obj, g->scratch, g->emulated ? emu_library : NULL, spec,
+                                         why, sizeof why);
         if (v == SYM_REJECTED) {
             *log = strdup(why);
             return BUILD_REJECTED;

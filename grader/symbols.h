@@ -22,9 +22,15 @@ typedef enum { SYM_OK, SYM_REJECTED, SYM_NOT_CHECKED } sym_verdict;
 const char *sym_judge(char type, const char *name, int emulated,
                       const lab_forbidden *forbidden, int n_forbidden);
 
-/* Check an object file. On SYM_REJECTED, why holds the symbol and the
- * reason; SYM_NOT_CHECKED when nm could not be run (why says so). */
-sym_verdict sym_check_object(const char *object, const char *scratch, int emulated,
-                             const lab_spec *spec, char *why, size_t size);
+/* The reason for a symbol that is simply not on the allowlist. */
+extern const char SYM_NOT_LISTED[];
+
+/* Check an object file. For the CPU emulation, emu_library is the
+ * emulation's runtime, whose functions are allowed too; NULL for nvcc's
+ * objects. On SYM_REJECTED, why holds the symbol and the reason;
+ * SYM_NOT_CHECKED when nm could not be run (why says so). */
+sym_verdict sym_check_object(const char *object, const char *scratch,
+                             const char *emu_library, const lab_spec *spec, char *why,
+                             size_t size);
 
 #endif

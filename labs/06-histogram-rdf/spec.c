@@ -208,21 +208,19 @@ static void rdf_generate(int buf, const lab_case *c, uint64_t seed, void *host, 
     }
 }
 
-/* Not the bytes moved: one byte per pair, a floor on the work.
- *
- * The fast stage rejects a call that beats copying its bytes (it skipped
- * work, or ran on another stream where the grader's events cannot see it:
- * a launch on the default stream would otherwise time as a few
- * microseconds and pass with a huge speedup). What this kernel must read
- * and write is tiny (16 n + 4 bins bytes: 0.7 MB at the timed size, a
- * quarter of a microsecond), so that floor would catch nothing. The floor
- * is therefore stated in pairs: no GPU computes a pair in less time than
- * it copies one byte. On an H100 (copy 3.0 TB/s, with the engine's 10%
- * slack) that is 0.29 ms for the timed 969 million pairs, while a pair
- * takes some 35 instructions of the contract's arithmetic, about 1 ms of
- * the whole GPU's issue rate. A side effect the README uses: the ladder's
- * "GB/s" column reads as billions of pairs per second. */
-static double rdf_floor_bytes(const int64_t *dims)
+/* What a call must read and write: the particles and the histogram. It is
+ * tiny (0.7 MB at the timed size): the kernel is bound by the arithmetic of
+ * the exact distance and by atomics, so the fast stage gates on the speedup
+ * and reports pairs per second. (Work hidden on another stream is caught by
+ * the engine whatever the bytes: the GPU is still busy after the timed
+ * stream is done.) */
+static double rdf_bytes(const int64_t *dims)
+{
+    return 16.0 * (double)dims[DIM_N] + 4.0 * (double)dims[DIM_BINS];
+}
+
+/* The work of a call: n (n - 1) / 2 pairs, reported as Gpairs/s. */
+static double rdf_pairs(const int64_t *dims)
 {
     double n = (double)dims[DIM_N];
     return n * (n - 1) / 2;
@@ -325,14 +323,19 @@ const lab_spec LAB_06_HISTOGRAM_RDF = {
         .timed = {.dims = {44028, 512, 20}},
         .recheck = {.dims = {8191, 512, 20}},
         .baseline = "one launch per offset, global atomics (the seeds' naive kernel)",
-        .bytes = rdf_floor_bytes,
+        .bytes = rdf_bytes,
+        .flops = rdf_pairs,
+        .rate_unit = "Gpairs/s",
         .roof = ROOF_NONE,
-        /* PROVISIONAL, to be calibrated on the reference GPU. DESIGN.md's
-         * H100 figures: one launch per offset 201 ms, one kernel with
-         * shared sub-histograms 4.9 ms (41x). */
-        .min_speedup = 15.0,
-        .calibration = "provisional (DESIGN.md H100 figures), see labs/06-histogram-rdf/README.md",
+        /* H100: the reference 208x the naive kernel, the slowest correct
+         * variant (per-warp histograms) 119x; the seeds' per-offset kernel
+         * with shared sub-histograms 3.4x, CUB on precomputed bins 18x. */
+        .min_speedup = 60.0,
+        .calibration = "H100 2026-11-21: reference 208x, per-warp histograms 119x, "
+                       "per-offset shared 3.4x; see labs/06-histogram-rdf/README.md",
     },
+    /* CUB's DeviceHistogram is a rung of the ladder, not a submission. */
+    .forbidden = {{"cub::", "CUB"}, {"thrust::", "Thrust"}},
     .link_flags = {NULL},
     .hints = {
         .never_written = "d_hist must be written even when n < 2 (all zeros then): zero it "

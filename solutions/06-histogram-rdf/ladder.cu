@@ -3,9 +3,8 @@
  * inputs, then times them all, alternating, on the seeds' size: n = 44028
  * particles, 969 million pairs, 512 bins.
  *
- * Reading the table: the "GB/s" column is the spec's floor of one byte per
- * pair (labs/06-histogram-rdf/spec.c), so it reads as billions of pairs
- * per second; "% copy" means nothing here. The speedup over one CPU core
+ * Reading the table: the "Gpairs/s" column is billions of pairs per
+ * second. The speedup over one CPU core
  * (the seeds' result slide) is 8.4 s (DESIGN.md, the H100 host) divided by
  * a rung's time.
  *

@@ -2,8 +2,7 @@
  * default stream instead of the one it is given. The checked calls wait
  * for the whole device, so the answers are right; the timing's events on
  * the grader's stream see no work at all. Must first fail the fast stage
- * ("faster than the GPU can move memory": the spec's floor of one byte
- * per pair).
+ * (the GPU is still busy after the timed stream is done).
  */
 #include <cuda_runtime.h>
 

@@ -4,7 +4,8 @@
  * stages wait for the whole device after each call, so the answers are
  * right there; the timing's events on the grader's (non-blocking) stream
  * see no work at all between them.
- * Must first fail the fast stage ("faster than the GPU can move memory"). */
+ * Must first fail the fast stage: the GPU is still busy after the timed
+ * stream is done. */
 #include <cuda_runtime.h>
 
 #define BM 64

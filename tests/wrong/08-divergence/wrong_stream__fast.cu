@@ -1,7 +1,8 @@
 /* WRONG ON PURPOSE: the reference, launched on the default stream instead of
  * the one it is given. The grader times its own stream, which then holds
  * nothing: the kernel seems to take no time at all.
- * Must first fail the fast stage ("faster than the GPU can move memory"). */
+ * Must first fail the fast stage: the GPU is still busy after the timed
+ * stream is done. */
 #include <math.h>
 
 #include <cuda_runtime.h>

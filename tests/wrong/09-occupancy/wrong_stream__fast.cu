@@ -1,7 +1,7 @@
 /* WRONG ON PURPOSE: a right and fast submission that launches on the
  * legacy default stream (0) instead of the stream it is given. The
- * grader's stream does not wait for it, so the timing sees almost nothing
- * and reports a speed above what the GPU can move. Right values (the
+ * grader's stream does not wait for it, so the timing sees almost nothing,
+ * and the GPU is still busy after the timed stream is done. Right values (the
  * grader synchronizes the whole device before reading them). Must first
  * fail the fast stage. */
 #include <cuda_runtime.h>
