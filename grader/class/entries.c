@@ -160,15 +160,21 @@ int ent_scan(const char *dir, const char *student_file, ent_entry **out, size_t 
     closedir(d);
     if (rc != 0) { free(list); return -1; }
     if (n) qsort(list, n, sizeof *list, ent_cmp);
-    /* alice.cu and alice/ are one student twice: grade neither, say why. */
-    for (size_t i = 1; i < n; i++)
-        if (!strcmp(list[i].name, list[i - 1].name))
-            for (size_t k = i - 1; k <= i; k++) {
-                list[k].kind = ENT_DUPLICATE;
-                snprintf(list[k].why, sizeof list[k].why,
-                         "two entries for one student: %s.cu and %s/; keep one", list[k].name,
-                         list[k].name);
-            }
+    /* alice.cu and alice/ are one student twice: one entry that says so,
+     * graded neither way (which one counts is the instructor's call). */
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (kept && !strcmp(list[i].name, list[kept - 1].name)) {
+            ent_entry *x = &list[kept - 1];
+            x->kind = ENT_DUPLICATE;
+            x->path[0] = 0;
+            snprintf(x->why, sizeof x->why, "two entries for one student: %s.cu and %s/; keep one",
+                     x->name, x->name);
+            continue;
+        }
+        list[kept++] = list[i];
+    }
+    n = kept;
     *out = list;
     *n_out = n;
     return 0;
