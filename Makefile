@@ -154,7 +154,7 @@ clean:
 #   make class-slurm LAB=NN SUBMISSIONS=dir OUT=dir [CHUNK=k] [SLURM_TIME=hh:mm:ss] [PARTITION=p] [ACCOUNT=a]
 #   make class-merge OUT=dir [COURSE=file] TASKS="dir..."
 CLASS_SRCS := $(wildcard grader/class/*.c) grader/isolate.c grader/text.c
-CLASS_OUT   = $(or $(OUT),class-$(LAB_ID))
+CLASS_OUT   = $(or $(OUT),$(BUILD)/class-$(LAB_ID))
 CLASS_OPTS  = $(if $(COURSE),--course '$(COURSE)') $(if $(TIMEOUT),--timeout $(TIMEOUT)) \
               $(if $(MEM_LIMIT_MB),--mem-limit-mb $(MEM_LIMIT_MB))
 

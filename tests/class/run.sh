@@ -111,6 +111,9 @@ format_tests() {
     "$CLASS" report --from "$F/graded" --format gradescope >"$T/gs_many.log" 2>&1
     check format/gradescope_needs_one_student "several students without --student was not refused" \
         grep -q 'several students' "$T/gs_many.log"
+    "$CLASS" report --from "$F/graded/pass_gpu.json" --format csv --course grader/class/course.conf.example >"$T/example.csv" 2>&1
+    check format/course_example_is_the_default "course.conf.example does not give 4+3+3 = 10" \
+        grep -q '^pass_gpu,01-vector-add,4,3,3,10,10,pass,' "$T/example.csv"
     printf 'points.wrok = 3\n' >"$T/typo.conf"
     "$CLASS" report --from "$F/graded" --format csv --course "$T/typo.conf" >"$T/typo.log" 2>&1
     local code=$?
