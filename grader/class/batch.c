@@ -85,16 +85,19 @@ static void bat_path(const bat_state *b, const char *name, const char *ext, char
     snprintf(out, size, "%s/students/%s%s", b->out, name, ext);
 }
 
-/* The last non-empty line of a log, for a reason that fits on one line. */
-static void bat_last_line(const char *log, char *out, size_t size)
+/* One line of a log for a reason: the grader's own complaint ("grade:
+ * ...") when there is one, else the last non-empty line. */
+static void bat_log_reason(const char *log, char *out, size_t size)
 {
     out[0] = 0;
-    char *tail = iso_log_tail(log, 2000);
+    char *tail = iso_log_tail(log, 4000);
     if (!tail) return;
-    size_t n = strlen(tail);
-    while (n && (tail[n - 1] == '\n' || tail[n - 1] == ' ')) tail[--n] = 0;
-    char *nl = strrchr(tail, '\n');
-    snprintf(out, size, "%s", nl ? nl + 1 : tail);
+    for (char *line = tail, *next; line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next) *next++ = 0;
+        if (!strncmp(line, "grade: ", 7) && !out[0]) snprintf(out, size, "%s", line);
+        if (line[0] && strncmp(out, "grade: ", 7) != 0) snprintf(out, size, "%s", line);
+    }
     free(tail);
 }
 
@@ -113,7 +116,7 @@ static void bat_from_grader(const bat_state *b, const ent_entry *e, const iso_re
     char json[4200], log[4200], why[512], last[400];
     bat_path(b, e->name, ".json", json, sizeof json);
     bat_path(b, e->name, ".txt", log, sizeof log);
-    bat_last_line(log, last, sizeof last);
+    bat_log_reason(log, last, sizeof last);
     if (ir->timed_out) {
         snprintf(why, sizeof why, "grading timed out after %.0f s (the batch's --timeout)", b->o.timeout_s);
         sr_make_error(r, "error", why);
@@ -346,7 +349,7 @@ static int bat_parse(int argc, char **argv, bat_options *o)
 {
     memset(o, 0, sizeof *o);
     o->root = ".";
-    o->timeout_s = 1800;
+    o->timeout_s = 3600; /* above the sum of the grader's own limits: a backstop */
     o->jobs = 1;
     for (int i = 0; i < argc; i++) {
         int rc;

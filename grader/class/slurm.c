@@ -49,7 +49,7 @@ static int slurm_parse(int argc, char **argv, slurm_options *o)
     memset(o, 0, sizeof *o);
     o->root = ".";
     o->chunk = 10;
-    o->timeout_s = 1800;
+    o->timeout_s = 3600; /* above the sum of the grader's own limits: a backstop */
     o->cpus = 4;
     for (int i = 0; i < argc; i++) {
         int rc;
