@@ -145,3 +145,40 @@ test: all
 
 clean:
 	rm -rf $(BUILD)
+
+# ------------------------------------------------ grading a class
+# grader/class/README.md is the instructor's guide.
+#   make class LAB=NN SUBMISSIONS=dir [OUT=dir] [COURSE=file] [GPUS=0,1|none] [JOBS=n]
+#              [TIMEOUT=s] [MEM_LIMIT_MB=n] [FORCE=1] [RETRY_ERRORS=1]   (plus STAGE, SEED, EMU)
+#   make class-report FROM=dir|file FORMAT=gradescope|junit|csv|summary [COURSE=file] [REPORT=file] [STUDENT=name]
+#   make class-slurm LAB=NN SUBMISSIONS=dir OUT=dir [CHUNK=k] [SLURM_TIME=hh:mm:ss] [PARTITION=p] [ACCOUNT=a]
+#   make class-merge OUT=dir [COURSE=file] TASKS="dir..."
+CLASS_SRCS := $(wildcard grader/class/*.c) grader/isolate.c grader/text.c
+CLASS_OUT   = $(or $(OUT),$(BUILD)/class-$(LAB_ID))
+CLASS_OPTS  = $(if $(COURSE),--course '$(COURSE)') $(if $(TIMEOUT),--timeout $(TIMEOUT)) \
+              $(if $(MEM_LIMIT_MB),--mem-limit-mb $(MEM_LIMIT_MB))
+
+.PHONY: class class-report class-slurm class-merge
+
+$(BUILD)/class: $(CLASS_SRCS) $(wildcard grader/class/*.h) grader/isolate.h grader/text.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Igrader/class -o $@ $(CLASS_SRCS) -lm
+
+class: check-lab $(LAB_DEPS) $(BUILD)/class
+	@if [ -z "$(SUBMISSIONS)" ]; then echo "make class: which folder? SUBMISSIONS=dir" >&2; exit 2; fi
+	@$(BUILD)/class batch --lab $(LAB_ID) --submissions '$(SUBMISSIONS)' --out '$(CLASS_OUT)' \
+	  --grader-cmd "$(GRADE_CMD)" $(CLASS_OPTS) $(if $(GPUS),--gpus $(GPUS)) $(if $(JOBS),--jobs $(JOBS)) \
+	  $(if $(FORCE),--force) $(if $(RETRY_ERRORS),--retry-errors)
+
+class-report: $(BUILD)/class
+	@$(BUILD)/class report --from '$(FROM)' --format '$(FORMAT)' $(if $(COURSE),--course '$(COURSE)') \
+	  $(if $(REPORT),--out '$(REPORT)') $(if $(STUDENT),--student '$(STUDENT)')
+
+class-slurm: check-lab $(LAB_DEPS) $(BUILD)/class
+	@$(BUILD)/class slurm --lab $(LAB_ID) --submissions '$(SUBMISSIONS)' --out '$(CLASS_OUT)' \
+	  --grader-cmd "$(GRADE_CMD)" $(CLASS_OPTS) $(if $(CHUNK),--chunk $(CHUNK)) \
+	  $(if $(SLURM_TIME),--time $(SLURM_TIME)) $(if $(PARTITION),--partition $(PARTITION)) \
+	  $(if $(ACCOUNT),--account $(ACCOUNT))
+
+class-merge: $(BUILD)/class
+	@$(BUILD)/class merge --out '$(OUT)' $(if $(COURSE),--course '$(COURSE)') $(TASKS)

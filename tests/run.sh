@@ -331,6 +331,7 @@ fi
 unit_tests
 compile_all
 cli_tests
+HAVE_GPU=$HAVE_GPU BUILD=$BUILD CC=$CC bash tests/class/run.sh "$OUT/class" 2>&1 | grep -E '^(PASS|FAIL|SKIP) ' | tee -a "$RESULTS" # grader/class
 emulation_tests
 emu_tests
 e2e_tests
