@@ -13,6 +13,7 @@
 
 #include "grade.h"
 #include "isolate.h"
+#include "rng.h"
 
 extern const lab_spec *const LAB_REGISTRY[]; /* written by make */
 
@@ -22,8 +23,9 @@ static const uint64_t DEFAULT_SEED = 24301;
 
 typedef struct {
     const char *lab, *submission, *stage, *results, *root, *nvcc, *arch,
-        *include_dir, *objects_dir, *probe, *emu_dir, *emu_objects_dir;
+        *include_dir, *objects_dir, *probe, *emu_dir, *emu_objects_dir, *secret_file;
     uint64_t seed;
+    long mem_limit_mb;
     int keep, ladder, emulate;
 } options;
 
@@ -32,12 +34,16 @@ static void usage(void)
     fprintf(stderr,
             "usage: grade --lab NN [--submission FILE] [--stage work|right|fast]\n"
             "             [--results FILE.json] [--seed N] [--keep] [--ladder] [--emulate]\n"
+            "             [--mem-limit-mb N] [--instructor-seed-file FILE]\n"
             "             --root DIR --nvcc NVCC --arch SM --include DIR\n"
             "             --objects DIR --probe PROBE [--emu DIR --emu-objects DIR]\n"
             "Normally run through make: make grade LAB=01 [SUBMISSION=...] "
             "[STAGE=...] [RESULTS=...]\n"
             "--ladder checks and times every rung of solutions/NN-name/ladder.cu\n"
-            "(make ladder LAB=NN).\n");
+            "(make ladder LAB=NN).\n"
+            "--mem-limit-mb stops a submission's process above N MB of host memory.\n"
+            "A hidden instructor seed (the file's contents, or $CUDALAB_INSTRUCTOR_SEED)\n"
+            "is mixed into every input; reports show only the public --seed.\n");
 }
 
 static int parse_options(int argc, char **argv, options *o)
@@ -63,6 +69,7 @@ static int parse_options(int argc, char **argv, options *o)
                          : !strcmp(a, "--probe") ? &o->probe
                          : !strcmp(a, "--emu") ? &o->emu_dir
                          : !strcmp(a, "--emu-objects") ? &o->emu_objects_dir
+                         : !strcmp(a, "--instructor-seed-file") ? &o->secret_file
                          : NULL;
         if (!strcmp(a, "--keep")) { o->keep = 1; continue; }
         if (!strcmp(a, "--ladder")) { o->ladder = 1; continue; }
@@ -71,6 +78,16 @@ static int parse_options(int argc, char **argv, options *o)
             char *end;
             o->seed = strtoull(v, &end, 0);
             if (*end) { fprintf(stderr, "grade: --seed takes a number, not %s\n", v); return -1; }
+            i++;
+            continue;
+        }
+        if (!strcmp(a, "--mem-limit-mb") && v) {
+            char *end;
+            o->mem_limit_mb = strtol(v, &end, 10);
+            if (*end || o->mem_limit_mb <= 0) {
+                fprintf(stderr, "grade: --mem-limit-mb takes a positive number, not %s\n", v);
+                return -1;
+            }
             i++;
             continue;
         }
@@ -83,6 +100,33 @@ static int parse_options(int argc, char **argv, options *o)
         fprintf(stderr, "grade: --include, --objects and --probe are required\n");
         return -1;
     }
+    return 0;
+}
+
+/* The instructor's secret, from a file or the environment, hashed into a
+ * number that is mixed with the public seed: students know the public
+ * seed, so answers hard-coded for its inputs fail on the mixed ones.
+ * Returns 0 with *secret = 0 when there is none, -1 when the file named
+ * cannot be read. */
+static int instructor_secret(const char *file, uint64_t *secret)
+{
+    *secret = 0;
+    char text[4096] = "";
+    size_t n = 0;
+    if (!file) file = getenv("CUDALAB_INSTRUCTOR_SEED_FILE");
+    if (file && *file) {
+        FILE *f = fopen(file, "rb");
+        if (!f) return -1;
+        n = fread(text, 1, sizeof text - 1, f);
+        fclose(f);
+    } else {
+        const char *env = getenv("CUDALAB_INSTRUCTOR_SEED");
+        if (!env || !*env) return 0;
+        n = (size_t)snprintf(text, sizeof text, "%s", env);
+    }
+    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
+    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)text[i]) * 0x100000001b3ull;
+    *secret = h | 1; /* never 0, which means none */
     return 0;
 }
 
@@ -221,7 +265,15 @@ int main(int argc, char **argv)
         fprintf(stderr, "grade: cannot read the submission %s\n", g.submission);
         return EXIT_USAGE;
     }
-    g.seed = o.seed;
+    uint64_t secret;
+    if (instructor_secret(o.secret_file, &secret) != 0) {
+        fprintf(stderr, "grade: cannot read the instructor seed file %s\n",
+                o.secret_file ? o.secret_file : getenv("CUDALAB_INSTRUCTOR_SEED_FILE"));
+        return EXIT_USAGE;
+    }
+    g.public_seed = o.seed;
+    g.hidden_seed = secret != 0;
+    g.seed = secret ? rng_derive(o.seed, secret) : o.seed;
     const char *tmp = getenv("TMPDIR");
     char scratch[512];
     snprintf(scratch, sizeof scratch, "%s/cudalab-%s-XXXXXX", tmp && *tmp ? tmp : "/tmp",
@@ -292,6 +344,8 @@ int main(int argc, char **argv)
         return finish(&o, &g, st, EXIT_USAGE);
     }
     g.runner = runner;
+    /* The build is the toolchain's; from here on children run student code. */
+    iso_set_memory_limit_mb(o.mem_limit_mb);
     g.sanitizer = find_sanitizer(o.nvcc, sanitizer, sizeof sanitizer);
     report_header(&g);
     if (!g.device.ok && !g.emulated) {

@@ -58,7 +58,9 @@ typedef struct {
     const char *sanitizer;    /* compute-sanitizer, or NULL */
     char compile_flags[512];
     char symbols_checked[400]; /* what the allowlist check found, for reports */
-    uint64_t seed;
+    uint64_t seed;        /* what inputs are drawn from */
+    uint64_t public_seed; /* what reports show: seed without the hidden part */
+    int hidden_seed;      /* an instructor's secret is mixed into seed */
     int emulated;
     device_info device;
     /* The submission's kernels as the device compiler reported them; read

@@ -2,6 +2,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "isolate.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -21,6 +23,43 @@ static void iso_on_interrupt(int sig)
     if (iso_current_group > 0) kill(-(pid_t)iso_current_group, SIGKILL);
     signal(sig, SIG_DFL);
     raise(sig);
+}
+
+static long iso_memory_limit_mb;
+
+void iso_set_memory_limit_mb(long mb)
+{
+    iso_memory_limit_mb = mb > 0 ? mb : 0;
+}
+
+/* Resident memory of every process in the group, in MB: the child may run
+ * others (compute-sanitizer runs the runner). */
+static long iso_group_rss_mb(pid_t group)
+{
+    DIR *d = opendir("/proc");
+    if (!d) return 0;
+    long pages = 0, page_kb = sysconf(_SC_PAGESIZE) / 1024;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!isdigit((unsigned char)e->d_name[0])) continue;
+        char path[300], buf[1024];
+        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f) continue;
+        size_t n = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+        buf[n] = 0;
+        /* Fields after the command name, which may hold spaces: state,
+         * ppid, pgrp ... rss is field 24. */
+        char *p = strrchr(buf, ')');
+        long pgrp = 0, rss = 0;
+        if (p && sscanf(p + 2, "%*c %*d %ld %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d "
+                               "%*d %*d %*d %*d %*u %*u %ld", &pgrp, &rss) == 2 &&
+            pgrp == group)
+            pages += rss;
+    }
+    closedir(d);
+    return pages * page_kb / 1024;
 }
 
 static double iso_now_s(void)
@@ -60,6 +99,7 @@ int iso_run(char *const argv[], const char *log_path, double limit_s,
     r->started = 1;
 
     int status = 0;
+    double next_memory_check = 0;
     for (;;) {
         pid_t done = waitpid(pid, &status, WNOHANG);
         if (done == pid) break;
@@ -71,13 +111,23 @@ int iso_run(char *const argv[], const char *log_path, double limit_s,
             waitpid(pid, &status, 0);
             break;
         }
+        if (iso_memory_limit_mb && iso_now_s() >= next_memory_check) {
+            next_memory_check = iso_now_s() + 0.1;
+            if (iso_group_rss_mb(pid) > iso_memory_limit_mb) {
+                r->out_of_memory = 1;
+                kill(-pid, SIGKILL);
+                kill(pid, SIGKILL);
+                waitpid(pid, &status, 0);
+                break;
+            }
+        }
         struct timespec nap = {0, 2 * 1000 * 1000};
         nanosleep(&nap, NULL);
     }
     kill(-pid, SIGKILL); /* whatever it left behind */
     iso_current_group = 0;
     r->wall_s = iso_now_s() - t0;
-    if (r->timed_out) return 0;
+    if (r->timed_out || r->out_of_memory) return 0;
     if (WIFEXITED(status)) {
         r->exited = 1;
         r->exit_code = WEXITSTATUS(status);
@@ -93,6 +143,9 @@ void iso_describe(const iso_result *r, char *buf, size_t size)
 {
     if (r->timed_out)
         snprintf(buf, size, "timed out after %.0f s", r->wall_s);
+    else if (r->out_of_memory)
+        snprintf(buf, size, "stopped after using more than %ld MB of host memory",
+                 iso_memory_limit_mb);
     else if (r->signaled)
         snprintf(buf, size, "killed by signal %d (%s)", r->signal,
                  strsignal(r->signal));

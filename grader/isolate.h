@@ -16,6 +16,7 @@ typedef struct {
     int signaled;    /* killed by a signal it did not expect */
     int signal;
     int timed_out;   /* stopped by us at the limit */
+    int out_of_memory; /* stopped by us above the memory limit */
     double wall_s;
 } iso_result;
 
@@ -24,6 +25,10 @@ typedef struct {
  * at all, whatever it then did. */
 int iso_run(char *const argv[], const char *log_path, double limit_s,
             iso_result *r);
+
+/* Host memory (resident, summed over the child's process group) above
+ * which later children are stopped; 0, the default, sets no limit. */
+void iso_set_memory_limit_mb(long mb);
 
 /* One line that says how it ended: "exit code 1", "killed by SIGSEGV",
  * "timed out after 30 s". */

@@ -32,12 +32,13 @@ void report_header(const grade_ctx *g)
     printf("lab %s (%s): %s\n", g->spec->id, g->spec->title, g->submission);
     if (g->emulated)
         printf("emulated on the CPU (%s): work and right only; seed %llu\n",
-               d->ok ? "EMU=1" : d->error, (unsigned long long)g->seed);
+               d->ok ? "EMU=1" : d->error, (unsigned long long)g->public_seed);
     else if (d->ok)
         printf("%s, compute capability %s, %d SMs, %d MHz, memory %d MHz, driver %s, "
                "runtime %s; seed %llu\n",
                d->name, d->cc, d->sm_count, d->clock_mhz, d->mem_clock_mhz, d->driver,
-               d->runtime, (unsigned long long)g->seed);
+               d->runtime, (unsigned long long)g->public_seed);
+    if (g->hidden_seed) printf("inputs also drawn from the instructor's hidden seed\n");
     if (g->compile_flags[0]) printf("built with: %s\n", g->compile_flags);
     if (g->symbols_checked[0]) printf("calls checked: %s\n", g->symbols_checked);
 }
@@ -124,7 +125,8 @@ int report_json(const char *path, const grade_ctx *g, const stage_result *st,
     fputs(", \"symbols\": ", f);
     json_string(f, g->symbols_checked);
     if (g->has_resources) json_kernels(f, &g->resources);
-    fprintf(f, ", \"seed\": %llu, \"stages\": [", (unsigned long long)g->seed);
+    fprintf(f, ", \"seed\": %llu, \"hidden_seed\": %s, \"stages\": [",
+            (unsigned long long)g->public_seed, g->hidden_seed ? "true" : "false");
     for (int i = 0; i < n; i++) {
         fprintf(f, "%s\n  {\"name\": \"%s\", \"status\": \"%s\", \"message\": ", i ? "," : "",
                 st[i].name, status_json(st[i].status));

@@ -2,8 +2,10 @@
  * (gridDim.y = 4) and x counts records of four: block (bx, k), thread t
  * takes element 4 (128 bx + t) + k. Every block, not only every warp,
  * holds one kind; a kind's elements are 16 bytes apart, as in the
- * reference.
- * Must pass every stage. */
+ * reference. Correct, but not fast enough: each block's stores hit one
+ * word in four of every line, and on an H200 it measured 4.4x the naive
+ * kernel (the reference 12.7x).
+ * Must pass work and right. */
 #include <math.h>
 
 #include <cuda_runtime.h>
