@@ -3,7 +3,9 @@
  * five instantiations (host function pointers to kernels, no device
  * function pointers, no switch), with one occupancy-API block size per
  * table entry, asked once. Cosine uses rsqrtf (2 ulp), within the bound.
- * Must pass every stage up to and including fast. */
+ * Correct, and faster than the naive switch (1.17x on an H100, 1.26x on
+ * an H200), but too close to the fast stage's 1.15x for a test to claim
+ * it passes there on every run. Must pass work and right. */
 #include <cuda_runtime.h>
 
 enum { SQEUCLID, MANHATTAN, CHEBYSHEV, COSINE, DTW, METRICS };
