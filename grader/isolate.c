@@ -100,6 +100,7 @@ int iso_run(char *const argv[], const char *log_path, double limit_s,
 
     int status = 0;
     double next_memory_check = 0;
+    r->memory_limit_mb = iso_memory_limit_mb;
     for (;;) {
         pid_t done = waitpid(pid, &status, WNOHANG);
         if (done == pid) break;
@@ -145,7 +146,7 @@ void iso_describe(const iso_result *r, char *buf, size_t size)
         snprintf(buf, size, "timed out after %.0f s", r->wall_s);
     else if (r->out_of_memory)
         snprintf(buf, size, "stopped after using more than %ld MB of host memory",
-                 iso_memory_limit_mb);
+                 r->memory_limit_mb);
     else if (r->signaled)
         snprintf(buf, size, "killed by signal %d (%s)", r->signal,
                  strsignal(r->signal));

@@ -17,6 +17,7 @@ typedef struct {
     int signal;
     int timed_out;   /* stopped by us at the limit */
     int out_of_memory; /* stopped by us above the memory limit */
+    long memory_limit_mb; /* the limit it ran under (0: none) */
     double wall_s;
 } iso_result;
 

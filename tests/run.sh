@@ -124,6 +124,17 @@ EOF
         "${GRADE[@]}" --lab 04 --submission tests/wrong/04-reduction/calls_cub__work.cu
     cli_case file_call_rejected 2 "calls fclose, which is not on the allowlist" -- \
         "${GRADE[@]}" --lab 01 --submission tests/wrong/01-vector-add/reads_answers_from_a_file__work.cu
+    # A hidden instructor seed changes the inputs, never what is printed.
+    cli_case hidden_seed_reported_not_shown 0 "seed 24301$" -- \
+        env CUDALAB_INSTRUCTOR_SEED=s3cret ./grade LAB=01 STAGE=work EMU=1 \
+        SUBMISSION=solutions/01-vector-add/vector_add.cu
+    cli_case hidden_seed_said_to_be_used 0 "inputs also drawn from the instructor's hidden seed" -- \
+        env CUDALAB_INSTRUCTOR_SEED=s3cret ./grade LAB=01 STAGE=work EMU=1 \
+        SUBMISSION=solutions/01-vector-add/vector_add.cu
+    cli_case hidden_seed_file_must_exist 2 "cannot read the instructor seed file" -- \
+        "${GRADE[@]}" --lab 01 --instructor-seed-file "$bad/absent.seed"
+    cli_case mem_limit_must_be_a_number 2 "mem-limit-mb takes a positive number" -- \
+        "${GRADE[@]}" --lab 01 --mem-limit-mb lots
     cli_case make_unknown_lab 2 "no lab called 'nope'" -- make --no-print-directory grade LAB=nope
     cli_case wrapper_keeps_exit_code 2 "STAGE must be" -- ./grade LAB=01 STAGE=quick
     cli_case emu_forced_stage_right 0 "right PASS .*\[emulated on the CPU\]" -- \

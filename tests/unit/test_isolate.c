@@ -57,6 +57,27 @@ static void a_hang_in_a_grandchild_is_stopped_too(void)
     CHECK(r.timed_out && r.wall_s < 5);
 }
 
+static void a_memory_hog_is_stopped_at_the_limit(void)
+{
+    /* tail keeps the whole "line" of /dev/zero in memory: it grows until
+     * stopped. The grandchild counts: the limit is the process group's. */
+    iso_set_memory_limit_mb(64);
+    iso_result r = sh("tail /dev/zero & wait", 20);
+    iso_set_memory_limit_mb(0);
+    CHECK(r.out_of_memory && !r.timed_out && r.wall_s < 15);
+    char how[96];
+    iso_describe(&r, how, sizeof how);
+    CHECK(strstr(how, "more than 64 MB") != NULL);
+}
+
+static void a_small_child_is_not_stopped_by_the_memory_limit(void)
+{
+    iso_set_memory_limit_mb(64);
+    iso_result r = sh("sleep 0.3; exit 0", 10);
+    iso_set_memory_limit_mb(0);
+    CHECK(r.exited && r.exit_code == 0 && !r.out_of_memory);
+}
+
 static void output_goes_to_the_log(void)
 {
     iso_result r = sh("echo to-stdout; echo to-stderr >&2", 10);
@@ -107,6 +128,7 @@ const unit_test isolate_tests[] = {
     TEST(a_clean_exit), TEST(an_exit_code_comes_back), TEST(a_crash_is_a_signal),
     TEST(a_hang_is_stopped_at_the_limit), TEST(a_hang_in_a_grandchild_is_stopped_too),
     TEST(output_goes_to_the_log), TEST(the_log_tail_starts_at_a_line),
-    TEST(a_missing_program_is_not_started),
+    TEST(a_missing_program_is_not_started), TEST(a_memory_hog_is_stopped_at_the_limit),
+    TEST(a_small_child_is_not_stopped_by_the_memory_limit),
 };
 const int isolate_tests_count = sizeof isolate_tests / sizeof isolate_tests[0];
