@@ -101,6 +101,7 @@ int run_ladder_report(const grade_ctx *g, const char *results)
     double copy_ms = stats_median(rsp.samples + (size_t)n * rounds, rounds);
     double copy_gbps = t->copy_bytes / (copy_ms * 1e6);
     double bytes = spec->fast.bytes(calls[0].c.dims);
+    double work = spec->fast.flops ? spec->fast.flops(calls[0].c.dims) : NAN;
     rung_row rows[PROTO_MAX_ITEMS];
     int all_right = 1;
     for (int r = 0; r < n; r++) {
@@ -117,7 +118,7 @@ int run_ladder_report(const grade_ctx *g, const char *results)
         row->ms = stats_median(rsp.samples + (size_t)r * rounds, rounds);
         row->gbps = bytes / (row->ms * 1e6);
         row->fraction = row->gbps / copy_gbps;
-        row->rate = spec->fast.flops ? spec->fast.flops(calls[0].c.dims) / (row->ms * 1e6) : NAN;
+        row->rate = work / (row->ms * 1e6);
         row->step = r ? rows[r - 1].ms / row->ms : NAN;
         row->total = rows[0].ms / row->ms;
     }

@@ -19,8 +19,8 @@ static const char *const SUPPORT_PREFIXES[] = {
 /* exit and abort only end the child that runs the submission: the grader
  * then reports a crash (nvcc's own registration code may call exit). */
 static const char *const LIBC_NAMES[] = {
-    "atexit", "abort", "exit", "_exit", "memcpy", "memset", "memmove", "memcmp", "strlen", "strcmp", "malloc",
-    "calloc", "realloc", "free", "posix_memalign", "aligned_alloc", "printf", "fprintf",
+    "atexit", "abort", "exit", "_exit", "memcpy", "memset", "memmove", "memcmp", "strlen",
+    "strcmp", "malloc", "calloc", "realloc", "free", "posix_memalign", "aligned_alloc", "printf", "fprintf",
     "puts", "putchar", "fputs", "fputc", "fwrite", "fflush", "snprintf", "sprintf", "vprintf",
     "vfprintf", "stderr", "stdout", NULL};
 
@@ -84,6 +84,20 @@ static int is_math(const char *name)
     return 0;
 }
 
+static int is_undefined(char type)
+{
+    return type == 'U' || type == 'w' || type == 'v';
+}
+
+/* The first of the lab's forbidden libraries that name belongs to, or n
+ * when none. */
+static int forbidden_index(const char *name, const lab_forbidden *forbidden, int n)
+{
+    for (int i = 0; forbidden && i < n && forbidden[i].prefix; i++)
+        if (starts_with(name, forbidden[i].prefix)) return i;
+    return n;
+}
+
 static int is_cuda_runtime(const char *name)
 {
     return starts_with(name, "cuda") && isupper((unsigned char)name[4]);
@@ -92,10 +106,9 @@ static int is_cuda_runtime(const char *name)
 const char *sym_judge(char type, const char *name, int emulated,
                       const lab_forbidden *forbidden, int n_forbidden)
 {
-    for (int i = 0; forbidden && i < n_forbidden && forbidden[i].prefix; i++)
-        if (starts_with(name, forbidden[i].prefix)) return "is a library this lab forbids";
-    int undefined = type == 'U' || type == 'w' || type == 'v';
-    if (!undefined) return name_is(name, "main") ? "the grader owns main" : NULL;
+    if (forbidden_index(name, forbidden, n_forbidden) < n_forbidden)
+        return "is a library this lab forbids";
+    if (!is_undefined(type)) return name_is(name, "main") ? "the grader owns main" : NULL;
 
     for (int i = 0; CUDA_DENIED[i].name; i++)
         if (name_is(name, CUDA_DENIED[i].name)) return CUDA_DENIED[i].why;
@@ -113,12 +126,18 @@ const char *sym_judge(char type, const char *name, int emulated,
 const char SYM_NOT_LISTED[] = "is not on the allowlist (the CUDA runtime, the C math "
                               "library, malloc and free, memcpy and memset, printf)";
 
-/* The names a library defines (nm -C --defined-only), one per line in
- * `path`; NULL when nm cannot read it. */
-static char *defined_names(const char *library, const char *path)
+/* `nm -C [option] file`, as text kept in `path`; NULL
+ * when nm cannot read it. The caller frees. */
+static char *nm_listing(const char *file, const char *option, const char *path)
 {
     remove(path);
-    char *argv[] = {"nm", "-C", "--defined-only", (char *)library, NULL};
+    char *argv[5];
+    int n = 0;
+    argv[n++] = "nm";
+    argv[n++] = "-C";
+    if (option) argv[n++] = (char *)option;
+    argv[n++] = (char *)file;
+    argv[n] = NULL;
     iso_result ir;
     if (iso_run(argv, path, 60, &ir) != 0 || !ir.exited || ir.exit_code != 0) return NULL;
     return iso_log_tail(path, 16 << 20);
@@ -137,7 +156,6 @@ static int listed(const char *listing, const char *name)
 /* One line of `nm -C`: a value (or blanks), a type letter, the name. */
 static int parse_nm_line(char *line, char *type, char **name)
 {
-    line[strcspn(line, "\n")] = 0;
     char *p = line;
     if (*p != ' ') {
         while (*p && *p != ' ') p++; /* the value */
@@ -153,26 +171,18 @@ sym_verdict sym_check_object(const char *object, const char *scratch,
                              const char *emu_library, const lab_spec *spec, char *why,
                              size_t size)
 {
-    int emulated = emu_library != NULL;
-    char *emu_names = NULL;
-    if (emulated) {
-        char path[512];
-        snprintf(path, sizeof path, "%s/emu-symbols.txt", scratch);
-        emu_names = defined_names(emu_library, path);
-    }
-    char log[512];
-    snprintf(log, sizeof log, "%s/symbols.txt", scratch);
-    remove(log);
-    char *argv[] = {"nm", "-C", (char *)object, NULL};
-    iso_result ir;
-    if (iso_run(argv, log, 60, &ir) != 0 || !ir.exited || ir.exit_code != 0) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/symbols.txt", scratch);
+    char *listing = nm_listing(object, NULL, path);
+    if (!listing) {
         snprintf(why, size, "not checked: nm could not read the compiled file");
         return SYM_NOT_CHECKED;
     }
-    FILE *f = fopen(log, "r");
-    if (!f) {
-        snprintf(why, size, "not checked: cannot read %s", log);
-        return SYM_NOT_CHECKED;
+    int emulated = emu_library != NULL;
+    char *emu_names = NULL;
+    if (emulated) {
+        snprintf(path, sizeof path, "%s/emu-symbols.txt", scratch);
+        emu_names = nm_listing(emu_library, "--defined-only", path);
     }
     int n_forbidden = (int)(sizeof spec->forbidden / sizeof *spec->forbidden);
     /* Read every symbol: a forbidden library is named first (the lab's
@@ -180,22 +190,20 @@ sym_verdict sym_check_object(const char *object, const char *scratch,
      * symbol off the allowlist. */
     int library = n_forbidden;
     char library_symbol[200] = "", other[400] = "";
-    char line[2048];
-    while (fgets(line, sizeof line, f)) {
+    for (char *line = strtok(listing, "\n"); line; line = strtok(NULL, "\n")) {
         char type, *name;
         if (!parse_nm_line(line, &type, &name)) continue;
-        for (int i = 0; i < library && spec->forbidden[i].prefix; i++)
-            if (starts_with(name, spec->forbidden[i].prefix)) {
-                library = i;
-                snprintf(library_symbol, sizeof library_symbol, "%.120s", name);
-            }
+        int lib = forbidden_index(name, spec->forbidden, library);
+        if (lib < library) {
+            library = lib;
+            snprintf(library_symbol, sizeof library_symbol, "%.120s", name);
+        }
         if (other[0] || library < n_forbidden) continue;
         const char *reason = sym_judge(type, name, emulated, NULL, 0);
         /* In emulation, device functions (__sinf, the occupancy API) come
          * from the emulation's own library, which is trusted. */
         if (reason == SYM_NOT_LISTED && listed(emu_names, name)) reason = NULL;
-        int defined = type != 'U' && type != 'w' && type != 'v';
-        if (reason && defined)
+        if (reason && !is_undefined(type))
             snprintf(other, sizeof other, "your file defines %.160s: %s", name, reason);
         else if (reason)
             snprintf(other, sizeof other, "your file calls %.160s, which %s; graded code may "
@@ -211,7 +219,7 @@ sym_verdict sym_check_object(const char *object, const char *scratch,
         verdict = SYM_REJECTED;
         snprintf(why, size, "%s", other);
     }
-    fclose(f);
+    free(listing);
     free(emu_names);
     return verdict;
 }
