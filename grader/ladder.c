@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "grade.h"
@@ -30,6 +31,17 @@ static void write_json(const char *path, const grade_ctx *g, const proto_call *t
     json_string(f, g->device.name);
     fputs(", \"cuda_runtime\": ", f);
     json_string(f, g->device.runtime);
+    fputs(", \"driver\": ", f);
+    json_string(f, g->device.driver);
+    fprintf(f, ", \"sm_count\": %d, \"date\": ", g->device.sm_count);
+    char date[32];
+    time_t now = time(NULL);
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    json_string(f, date);
+    fputs(", \"roof\": ", f);
+    json_string(f, g->spec->fast.roof == ROOF_COPY ? "copy" : g->spec->fast.roof == ROOF_VENDOR ? "vendor" : "none");
+    fputs(", \"rate_unit\": ", f);
+    json_string(f, g->spec->fast.flops ? rate_unit(g->spec) : "");
     fprintf(f, ", \"dims\": [");
     for (int d = 0; d < g->spec->n_dims; d++) fprintf(f, "%s%lld", d ? ", " : "", (long long)timed->c.dims[d]);
     fprintf(f, "], \"rounds\": %d, \"converged\": %s, \"copy_gbps\": ", t->n_rounds,

@@ -220,13 +220,22 @@ stages_of() {
 }
 export -f stages_of
 
+# A file whose answers are right only for the public seed says so on a line
+# "INSTRUCTOR-SEED: <text>"; it is graded with that hidden seed, as an
+# instructor would, and must then fail. Prints the seed text, or nothing.
+instructor_seed_of() {
+    grep -m 1 -o 'INSTRUCTOR-SEED: [A-Za-z0-9_-]*' "$1" | cut -d' ' -f2
+}
+export -f instructor_seed_of
+
 # ------------------------------------------------------ end to end, on a GPU
 # One case on the GPU; prints its PASS/FAIL line.
 e2e_one() {
     local name=$1 lab=$2 file=$3 want=$4 stage=$5
     want=${want//_/ }
     local json=$OUT/e2e-${name//\//_}.json
-    grade --lab "$lab" --submission "$file" --stage "$stage" --results "$json" \
+    CUDALAB_INSTRUCTOR_SEED=$(instructor_seed_of "$file") \
+        grade --lab "$lab" --submission "$file" --stage "$stage" --results "$json" \
         >"${json%.json}.log" 2>&1
     local got
     got=$(stages_of "$json")
@@ -285,7 +294,8 @@ emu_one() {
     marker=$(grep -m 1 -o 'EMULATION: [a-z]* [a-z]*' "$file" | cut -d' ' -f2-)
     [ -n "$marker" ] && expect="$marker skipped"
     local json=$OUT/emu-${name//\//_}.json
-    grade --emu "$BUILD/emu" --emu-objects "$BUILD/emu/trusted" --emulate \
+    CUDALAB_INSTRUCTOR_SEED=$(instructor_seed_of "$file") \
+        grade --emu "$BUILD/emu" --emu-objects "$BUILD/emu/trusted" --emulate \
         --lab "$lab" --submission "$file" --stage "$emu_stage" --results "$json" >"${json%.json}.log" 2>&1
     local got
     got=$(stages_of "$json")

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# slides/build.sh OUT_DIR [DECK.md ...] - build the decks into PDF with pandoc
+# and LaTeX beamer (`make slides` runs it). With no deck named, every
+# slides/NN-*.md is built. Exit 0 when every deck built, 1 when one failed,
+# 2 when the tools are missing (the message says what to install).
+set -u
+cd "$(dirname "$0")"
+out=${1:?usage: slides/build.sh OUT_DIR [DECK.md ...]}
+shift
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+
+missing=()
+command -v pandoc >/dev/null || missing+=(pandoc)
+command -v pdflatex >/dev/null || missing+=(pdflatex)
+if command -v kpsewhich >/dev/null && [ -z "$(kpsewhich beamer.cls)" ]; then missing+=(beamer.cls); fi
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "make slides: ${missing[*]} not found. On Debian or Ubuntu:" >&2
+    echo "  sudo apt-get install pandoc texlive-latex-recommended texlive-latex-extra texlive-fonts-recommended lmodern" >&2
+    exit 2
+fi
+
+decks=("$@")
+[ ${#decks[@]} -eq 0 ] && decks=([0-9][0-9]-*.md)
+status=0
+for deck in "${decks[@]}"; do
+    name=$(basename "$deck" .md)
+    log=$out/$name.log
+    # Pictures are looked up beside the deck (charts/NN-ladder.png).
+    if pandoc "$deck" -t beamer --slide-level=2 -H preamble.tex \
+        -V aspectratio=169 -V fontsize=10pt --resource-path=. \
+        -o "$out/$name.pdf" >"$log" 2>&1; then
+        echo "built $out/$name.pdf"
+    else
+        echo "FAILED $deck: $(grep -m 3 -E '^!|Error|error' "$log" | tr '\n' ' ') (log: $log)" >&2
+        status=1
+    fi
+done
+exit $status
