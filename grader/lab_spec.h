@@ -93,6 +93,10 @@ typedef struct {
     /* Outputs only, optional: this buffer's own tolerance, for labs whose
      * outputs are held to different standards. NULL: the lab's. */
     const lab_tolerance *tolerance;
+    /* Inputs only, optional: an array of records of this many elements
+     * (4 for float4 positions); the fast stage's swaps then exchange only
+     * elements of the same field (grader/swaps.h). 0 or 1: plain elements. */
+    int fields;
 } lab_buffer;
 
 /* What the CPU reference produces for one output buffer: the exact value of

@@ -21,7 +21,8 @@ typedef struct {
 } rung_row;
 
 static void write_json(const char *path, const grade_ctx *g, const proto_call *timed,
-                       const rung_row *rows, int n, double copy_gbps, const proto_timing *t)
+                       const char *where, const rung_row *rows, int n, double copy_gbps,
+                       const proto_timing *t)
 {
     FILE *f = fopen(path, "w");
     if (!f) { fprintf(stderr, "grade: cannot write %s\n", path); return; }
@@ -44,7 +45,9 @@ static void write_json(const char *path, const grade_ctx *g, const proto_call *t
     json_string(f, g->spec->fast.flops ? rate_unit(g->spec) : "");
     fprintf(f, ", \"dims\": [");
     for (int d = 0; d < g->spec->n_dims; d++) fprintf(f, "%s%lld", d ? ", " : "", (long long)timed->c.dims[d]);
-    fprintf(f, "], \"rounds\": %d, \"converged\": %s, \"copy_gbps\": ", t->n_rounds,
+    fputs("], \"problem\": ", f);
+    json_string(f, where);
+    fprintf(f, ", \"rounds\": %d, \"converged\": %s, \"copy_gbps\": ", t->n_rounds,
             t->converged ? "true" : "false");
     json_number(f, copy_gbps);
     fputs(", \"rungs\": [", f);
@@ -72,8 +75,8 @@ static void write_json(const char *path, const grade_ctx *g, const proto_call *t
 int run_ladder_report(const grade_ctx *g, const char *results)
 {
     const lab_spec *spec = g->spec;
-    proto_call calls[2];
-    make_timing_calls(g, 6000, calls);
+    proto_call calls[TIMING_CALLS];
+    make_timing_calls(g, 6000, calls); /* the ladder uses the first two */
 
     char req_path[512], rsp_path[512], log_path[512];
     snprintf(req_path, sizeof req_path, "%s/ladder.req", g->scratch);
@@ -164,7 +167,7 @@ int run_ladder_report(const grade_ctx *g, const char *results)
         printf("the ladder's kernels, as the compiler reports them:\n%s", sb_str(&kernels));
         sb_free(&kernels);
     }
-    if (results) write_json(results, g, &calls[0], rows, n, copy_gbps, t);
+    if (results) write_json(results, g, &calls[0], where, rows, n, copy_gbps, t);
     response_free(&rsp);
     return all_right ? 0 : 1;
 }

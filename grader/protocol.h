@@ -24,7 +24,7 @@ extern "C" {
 
 enum {
     PROTO_MAGIC = 0x4c414231u, /* "LAB1" */
-    PROTO_VERSION = 1,
+    PROTO_VERSION = 2, /* 2: calls carry swaps; timing makes two re-checks */
     PROTO_NAME_LEN = 64
 };
 
@@ -52,20 +52,24 @@ static inline unsigned char proto_guard_byte(size_t offset)
     return (unsigned char)(PROTO_GUARD_WORD >> (8 * (offset & 3)));
 }
 
-/* One call to make: the case, the seed of its inputs, and the byte offset
- * (a multiple of the element size, below 16) added to each buffer's
- * pointer. */
+/* One call to make: the case, the seed of its inputs, the byte offset (a
+ * multiple of the element size, below 16) added to each buffer's pointer,
+ * and how many pairs of input elements to exchange after generating them
+ * (grader/swaps.h; 0 for none). */
 typedef struct {
     lab_case c;
     uint64_t seed;
     int32_t misalign_bytes[LAB_MAX_BUFFERS];
+    uint64_t swap_seed;
+    int32_t n_swaps;
 } proto_call;
 
 typedef struct {
     uint32_t magic, version;
     int32_t mode;
-    /* MODE_CASES: the calls that follow. MODE_TIMING: 2, the timed call and
-     * the re-check on fresh inputs. */
+    /* MODE_CASES: the calls that follow. MODE_TIMING: 3, the timed call, the
+     * re-check on fresh inputs and the same with a few elements exchanged
+     * (make_timing_calls). MODE_LADDER: 2, the timed call and the check. */
     int32_t n_calls;
     char lab_id[PROTO_NAME_LEN];
     /* MODE_TIMING and MODE_LADDER only */

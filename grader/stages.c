@@ -61,16 +61,20 @@ void request_init(proto_request *req, const grade_ctx *g, proto_mode mode, int n
     req->max_seconds = 20;
 }
 
-void make_timing_calls(const grade_ctx *g, uint64_t label, proto_call calls[2])
+void make_timing_calls(const grade_ctx *g, uint64_t label, proto_call calls[TIMING_CALLS])
 {
     const lab_spec *spec = g->spec;
-    memset(calls, 0, 2 * sizeof *calls);
+    memset(calls, 0, TIMING_CALLS * sizeof *calls);
     calls[0].c = spec->fast.timed;
     calls[0].seed = rng_derive(g->seed, label);
+    calls[0].swap_seed = rng_derive(g->seed, label + 3000); /* between timed calls */
     int same_size = 1;
     for (int d = 0; d < LAB_MAX_DIMS; d++) same_size &= spec->fast.recheck.dims[d] == 0;
     calls[1].c = same_size ? spec->fast.timed : spec->fast.recheck;
     calls[1].seed = rng_derive(g->seed, label + 1000); /* fresh inputs */
+    calls[2] = calls[1];
+    calls[2].swap_seed = rng_derive(g->seed, label + 2000);
+    calls[2].n_swaps = SWAPS_AFTER_TIMING;
 }
 
 int write_request(const char *path, const proto_request *req,

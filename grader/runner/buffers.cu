@@ -14,6 +14,7 @@
 
 #include "runner.h"
 #include "../rng.h"
+#include "../swaps.h"
 
 static size_t round_up(size_t x, size_t to) { return (x + to - 1) / to * to; }
 
@@ -52,6 +53,8 @@ void buffers_fill(buffer_set *set, const proto_call *call)
         uint64_t seed = rng_derive(call->seed, (uint64_t)b);
         if (g->role == BUF_INPUT) {
             spec->generate(b, &call->c, seed, data, g->count);
+            swaps_apply(data, g->count, g->elem_size, spec->buffers[b].fields,
+                        call->swap_seed, b, call->n_swaps);
             memcpy(g->pristine, data, g->bytes);
         } else if (g->role == BUF_SCRATCH) {
             rng_t r = rng_seeded(seed);
@@ -67,6 +70,23 @@ void buffers_fill(buffer_set *set, const proto_call *call)
         }
         RUNNER_CHECK(cudaMemcpy(g->device, g->host, g->alloc_bytes,
                                 cudaMemcpyHostToDevice));
+    }
+}
+
+void buffers_swap(buffer_set *set, uint64_t seed, uint64_t k)
+{
+    const lab_spec *spec = LAB_DEVICE.spec;
+    for (int b = 0; b < set->n; b++) {
+        guarded_buffer *g = &set->buf[b];
+        if (g->role != BUF_INPUT) continue;
+        swap_pair p = swap_pick(seed, b, k, g->count, spec->buffers[b].fields);
+        if (p.i == p.j) continue;
+        swap_exchange(g->pristine, p, g->elem_size);
+        size_t at[2] = {p.i, p.j};
+        for (int e = 0; e < 2; e++)
+            RUNNER_CHECK(cudaMemcpy(g->device + g->offset + at[e] * g->elem_size,
+                                    g->pristine + at[e] * g->elem_size, g->elem_size,
+                                    cudaMemcpyHostToDevice));
     }
 }
 

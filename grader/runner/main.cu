@@ -88,9 +88,11 @@ int main(int argc, char **argv)
     RUNNER_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
 
     if (req.mode == MODE_TIMING || req.mode == MODE_LADDER) {
-        if (req.n_calls != 2) rsp_fatal("timing needs 2 calls, got %d", req.n_calls);
+        int want = req.mode == MODE_TIMING ? 3 : 2;
+        if (req.n_calls != want)
+            rsp_fatal("this mode needs %d calls, got %d", want, req.n_calls);
         if (req.mode == MODE_TIMING)
-            run_timing(&req, &calls[0], &calls[1], stream);
+            run_timing(&req, calls, stream);
         else if (&LAB_LADDER == NULL)
             rsp_fatal("this file defines no LAB_LADDER");
         else

@@ -58,10 +58,14 @@ void buffers_destroy(buffer_set *set);
 int call_and_report(buffer_set *set, const proto_call *call, int index,
                     cudaStream_t stream, lab_call_fn fn);
 
-/* Time the items of the fast stage on `timed`, then make one reported call
- * on fresh inputs (`recheck`, call index 1). */
-void run_timing(const proto_request *req, const proto_call *timed,
-                const proto_call *recheck, cudaStream_t stream);
+/* Exchange the k-th pair of elements (grader/swaps.h, seed) in every input
+ * buffer, on the device and in the saved copy. */
+void buffers_swap(buffer_set *set, uint64_t seed, uint64_t k);
+
+/* Time the items of the fast stage on calls[0], then make the two reported
+ * calls after timing: calls[1] on fresh inputs, calls[2] on the same
+ * buffers with a few input elements exchanged (call indices 1 and 2). */
+void run_timing(const proto_request *req, const proto_call *calls, cudaStream_t stream);
 
 /* Check every rung on `check`, then time them all (and a copy) on `timed`. */
 void run_ladder(const proto_request *req, const lab_ladder *ladder,

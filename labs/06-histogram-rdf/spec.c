@@ -242,7 +242,7 @@ const lab_spec LAB_06_HISTOGRAM_RDF = {
     .dim_names = {"n", "bins", "dr_1024"},
     .n_buffers = 2,
     .buffers = {
-        {"d_pos", BUF_INPUT, ELEM_F32, NULL},
+        {"d_pos", BUF_INPUT, ELEM_F32, NULL, 4}, /* (x, y, z, w) records */
         {"d_hist", BUF_OUTPUT, ELEM_U32, NULL},
     },
     .variant_names = {"uniform in a cube, every pair in range",

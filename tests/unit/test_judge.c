@@ -7,6 +7,7 @@
 #include "check.h"
 #include "grade.h"
 #include "rng.h"
+#include "swaps.h"
 
 extern const lab_spec LAB_01_VECTOR_ADD;
 
@@ -207,32 +208,86 @@ static void a_buffer_can_have_its_own_tolerance(void)
     sb_free(&s.st.details);
 }
 
-/* The fast stage and the ladder ask for exactly this: the timed size and a
- * re-check on fresh inputs, under the engine's sampling policy. */
+/* The fast stage and the ladder ask for exactly this: the timed size (with
+ * the seed of the swaps between timed calls), a re-check on fresh inputs,
+ * and the same inputs again with a few pairs exchanged, under the engine's
+ * sampling policy. */
 static void timing_requests_are_built_as_designed(void)
 {
     scene s;
     right_call(&s);
     s.g.seed = 5;
     proto_request req;
-    request_init(&req, &s.g, MODE_TIMING, 2);
+    request_init(&req, &s.g, MODE_TIMING, TIMING_CALLS);
     CHECK(req.magic == PROTO_MAGIC && req.version == PROTO_VERSION && req.mode == MODE_TIMING);
-    CHECK(req.n_calls == 2 && strcmp(req.lab_id, "01-vector-add") == 0);
+    CHECK(req.n_calls == 3 && strcmp(req.lab_id, "01-vector-add") == 0);
     CHECK(req.min_rounds == 10 && req.target_rse == 0.005 && req.max_seconds > 0);
-    proto_call calls[2];
+    proto_call calls[TIMING_CALLS];
     make_timing_calls(&s.g, 4000, calls);
     CHECK(calls[0].c.dims[0] == LAB_01_VECTOR_ADD.fast.timed.dims[0]);
     CHECK(calls[1].c.dims[0] == calls[0].c.dims[0]); /* no smaller re-check size */
     CHECK(calls[0].seed == rng_derive(5, 4000) && calls[1].seed == rng_derive(5, 5000));
+    CHECK(calls[0].n_swaps == 0 && calls[0].swap_seed != 0 && calls[1].n_swaps == 0);
+    CHECK(calls[2].seed == calls[1].seed && calls[2].c.dims[0] == calls[1].c.dims[0]);
+    CHECK(calls[2].n_swaps == SWAPS_AFTER_TIMING && calls[2].swap_seed != calls[0].swap_seed);
     lab_spec spec = LAB_01_VECTOR_ADD;
     spec.fast.recheck.dims[0] = 1001;
     s.g.spec = &spec;
     make_timing_calls(&s.g, 6000, calls);
     CHECK(calls[1].c.dims[0] == 1001 && calls[0].c.dims[0] == spec.fast.timed.dims[0]);
+    CHECK(calls[2].c.dims[0] == 1001);
+}
+
+/* The re-check after timing exchanges a few input elements: the answer for
+ * the inputs as generated, which code that remembers its last answer would
+ * give, must fail, and the answer for the exchanged inputs must pass. */
+static void exchanged_inputs_make_a_remembered_answer_fail(void)
+{
+    scene s;
+    right_call(&s); /* outputs for the inputs as generated */
+    s.call.swap_seed = 1234;
+    s.call.n_swaps = SWAPS_AFTER_TIMING;
+    CHECK(judge(&s, 0) == 0 && s.st.status == ST_FAIL && says(&s, "elements wrong"));
+    sb_free(&s.st.details);
+    float a[N], b[N];
+    LAB_01_VECTOR_ADD.generate(0, &s.call.c, rng_derive(99, 0), a, N);
+    LAB_01_VECTOR_ADD.generate(1, &s.call.c, rng_derive(99, 1), b, N);
+    swaps_apply((unsigned char *)a, N, sizeof *a, 0, 1234, 0, SWAPS_AFTER_TIMING);
+    swaps_apply((unsigned char *)b, N, sizeof *b, 0, 1234, 1, SWAPS_AFTER_TIMING);
+    for (int i = 0; i < N; i++) s.out[i] = a[i] + b[i];
+    memset(&s.st, 0, sizeof s.st);
+    CHECK(judge(&s, 1) == 1 && s.st.status != ST_FAIL);
+    sb_free(&s.st.details);
+}
+
+/* Swaps stay inside the buffer and inside a field of its records, differ
+ * from one seed to the next, and leave a one-record buffer alone. */
+static void swaps_keep_fields_and_bounds(void)
+{
+    int moved = 0;
+    for (uint64_t k = 0; k < 1000; k++) {
+        swap_pair p = swap_pick(77, 0, k, 4 * 1001, 4);
+        CHECK(p.i < 4 * 1001 && p.j < 4 * 1001 && p.i % 4 == p.j % 4);
+        moved += p.i != p.j;
+        swap_pair q = swap_pick(77, 0, k, 4 * 1001, 4);
+        CHECK(q.i == p.i && q.j == p.j); /* the runner and the judge agree */
+    }
+    CHECK(moved > 990);
+    swap_pair a = swap_pick(1, 0, 0, 1 << 20, 0), b = swap_pick(2, 0, 0, 1 << 20, 0);
+    CHECK(a.i != b.i || a.j != b.j);
+    swap_pair one = swap_pick(77, 0, 3, 4, 4);
+    CHECK(one.i == one.j);
+    float v[8] = {0, 1, 2, 3, 4, 5, 6, 7}, w[8];
+    memcpy(w, v, sizeof v);
+    swaps_apply((unsigned char *)w, 8, sizeof *w, 0, 9, 0, 50);
+    float sum = 0;
+    for (int i = 0; i < 8; i++) sum += w[i];
+    CHECK(sum == 28 && memcmp(v, w, sizeof v) != 0); /* a permutation, not the same */
 }
 
 const unit_test judge_tests[] = {
     TEST(timing_requests_are_built_as_designed),
+    TEST(exchanged_inputs_make_a_remembered_answer_fail), TEST(swaps_keep_fields_and_bounds),
     TEST(bits_are_shown_when_the_lab_asks), TEST(a_buffer_can_have_its_own_tolerance),
     TEST(nothing_written_gets_its_own_hint), TEST(one_unwritten_element_is_named),
     TEST(a_right_call_passes), TEST(one_wrong_element_fails_with_its_index),
