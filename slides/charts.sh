@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# slides/charts.sh [data/NN-name.json ...] - draw each measured ladder as a bar
+# chart, charts/NN-ladder.png, with gnuplot (`make charts` runs it).
+#
+# The data are the grader's own ladder results (`make ladder LAB=NN
+# RESULTS=slides/data/NN-name.json` on the GPU), which record the GPU, the
+# CUDA version and the date; the chart's title repeats them. Labs measured
+# against copy bandwidth show each rung's % of copy; the others show the
+# speedup over the first rung, on a log scale when the ladder spans more than
+# 50x. Vendor rungs (CUB, Thrust, cuBLAS) are drawn in another colour.
+set -u
+cd "$(dirname "$0")"
+if ! command -v gnuplot >/dev/null; then
+    echo "make charts: gnuplot not found. On Debian or Ubuntu: sudo apt-get install gnuplot-nox" >&2
+    exit 2
+fi
+files=("$@")
+[ ${#files[@]} -eq 0 ] && files=(data/[0-9][0-9]-*.json)
+mkdir -p charts
+
+# One field of the JSON header line: "key": "text" or "key": number.
+field() { grep -o "\"$2\": \"\\?[^\",]*" "$1" | head -n 1 | sed 's/.*: "\?//'; }
+
+status=0
+for json in "${files[@]}"; do
+    lab=$(basename "$json" .json)
+    png=charts/${lab%%-*}-ladder.png
+    roof=$(field "$json" roof)
+    # The problem as the grader describes it ("n=67108864 (typical values)"),
+    # without the remark in brackets; older files have only the sizes.
+    problem=$(grep -o '"problem": "[^"(]*' "$json" | sed 's/.*: "//; s/ *$//')
+    [ -n "$problem" ] || problem=$(grep -o '"dims": \[[^]]*\]' "$json" | sed 's/.*\[//; s/\]//')
+    date=$(field "$json" date | cut -c1-10)
+    title="Lab $lab, $problem\n$(field "$json" device), CUDA $(field "$json" cuda_runtime), $date"
+    # One row per rung: index, name, value, label, vendor (0/1).
+    dat=$(mktemp)
+    awk -v roof="$roof" '
+        /"name":/ {
+            match($0, /"name": "[^"]*"/); name = substr($0, RSTART + 9, RLENGTH - 10)
+            match($0, /"roofline_fraction": [^,]*/); frac = substr($0, RSTART + 21, RLENGTH - 21)
+            match($0, /"total_speedup": [^,}]*/); total = substr($0, RSTART + 17, RLENGTH - 17)
+            match($0, /"ms": [^,]*/); ms = substr($0, RSTART + 6, RLENGTH - 6)
+            vendor = (name ~ /^(vendor|cub|thrust|cublas)_/) ? 1 : 0
+            gsub(/_/, " ", name)
+            if (roof == "copy") { v = 100 * frac; label = sprintf("%.0f%%", v) }
+            else { v = total; label = sprintf("%.3gx", v) }
+            printf "%d \"%s\" %.6g \"%s\" %d %.6g\n", n++, name, v, label, vendor, ms
+        }' "$json" >"$dat"
+    if [ ! -s "$dat" ]; then
+        echo "FAILED $json: no rungs found" >&2
+        status=1
+        rm -f "$dat"
+        continue
+    fi
+    max=$(awk 'BEGIN { m = 0 } { if ($(NF-3) + 0 > m) m = $(NF-3) + 0 } END { print m }' "$dat")
+    if [ "$roof" = copy ]; then
+        ylabel="% of copy bandwidth (same run)"
+        yrange="set yrange [0:110]"
+    elif awk -v m="$max" 'BEGIN { exit !(m > 50) }'; then
+        ylabel="speedup over the first rung (log scale)"
+        yrange="set logscale y; set yrange [0.5:$max*4]"
+    else
+        ylabel="speedup over the first rung"
+        yrange="set yrange [0:$max*1.2]"
+    fi
+    gnuplot <<GP || status=1
+set terminal pngcairo size 1200,675 font "DejaVu Sans,14"
+set output "$png"
+set title "$title" font ",15"
+set ylabel "$ylabel"
+$yrange
+set style fill solid 0.85 border -1
+set boxwidth 0.7
+set grid ytics
+set key off
+set xtics rotate by 30 right nomirror font ",12"
+set bmargin 9
+set rmargin 4
+set lmargin 16
+plot "$dat" using 1:3:(column(5) > 0 ? 0xd95f02 : 0x1b9e77):xtic(2) with boxes lc rgb variable, \
+     "$dat" using 1:3:4 with labels offset 0,0.8 font ",12"
+GP
+    rm -f "$dat"
+    [ -s "$png" ] && echo "drew $png"
+done
+exit $status
