@@ -87,8 +87,8 @@ rdf_tiled(const float4 *__restrict__ pos, int n, int bins, float dr, unsigned in
     }
 }
 
-static cudaError_t rdf_computed(const float4 *d_pos, int n, int bins, float dr, unsigned int *d_hist,
-                                cudaStream_t stream)
+static cudaError_t rdf_computed(const float4 *d_pos, int n, int bins, float dr,
+                                unsigned int *d_hist, cudaStream_t stream)
 {
     /* d_hist holds garbage: zero it first, on the same stream, so that the
      * memset is done before any block adds to it. */

@@ -1,20 +1,19 @@
-/* WRONG ON PURPOSE: the reference solution behind a cache of one: the pointer, n,
- * bins and dr of the last call are kept in static variables, and a call
- * with the same ones returns cudaSuccess at once ("d_hist already holds the
- * counts"). In this compute-bound lab the cache would pay most: the real
- * call takes milliseconds.
+/* WRONG ON PURPOSE: the reference solution behind a cache of one: the
+ * pointers, n, bins and dr of the last call are kept in static variables,
+ * and a call with the same ones returns cudaSuccess at once ("d_hist already
+ * holds the counts"). In this compute-bound lab the cache would pay most:
+ * the real call takes milliseconds.
  * During the fast stage every call gets the same buffers, so after the first
  * one it returns at once and the timed calls look free: a speedup in the
- * thousands. The bytes of a call are tiny (0.7 MB), so the timing's
- * "faster than the GPU can move memory" check does not see it, and the
- * lab's re-check after timing uses another size (8191 particles, fresh
- * buffers: the cache misses and the counts are computed honestly). Only a
- * re-check on the timed buffers, refilled with fresh inputs, catches it:
- * the cache hits and d_hist keeps the grader's poison. Must first fail the
- * fast stage (see tests/wrong/06-histogram-rdf/ and the report of the
- * corpus audit: this needs the grader's re-check on the timed inputs).
- * The work and right stages never make two calls in a row with the same
- * pointer and sizes, so it passes them.
+ * thousands. The bytes of a call are tiny (0.7 MB), so the timing's "faster
+ * than the GPU can move memory" check does not see it, and this lab's re-
+ * check after timing uses another size (8191 particles, fresh buffers: the
+ * cache misses and the counts are computed honestly). Only a re-check on the
+ * timed buffers refilled with fresh inputs catches it (the cache hits and
+ * d_hist keeps the grader's poison): the grader's planned re-check on the
+ * timed inputs. Until then the fast stage passes it. The work and right
+ * stages never make two calls in a row with the same pointer and sizes, so
+ * it passes them. Must first fail the fast stage.
  */
 #include <cuda_runtime.h>
 
@@ -82,8 +81,8 @@ rdf_tiled(const float4 *__restrict__ pos, int n, int bins, float dr, unsigned in
     }
 }
 
-static cudaError_t rdf_computed(const float4 *d_pos, int n, int bins, float dr, unsigned int *d_hist,
-                                cudaStream_t stream)
+static cudaError_t rdf_computed(const float4 *d_pos, int n, int bins, float dr,
+                                unsigned int *d_hist, cudaStream_t stream)
 {
     /* d_hist holds garbage: zero it first, on the same stream, so that the
      * memset is done before any block adds to it. */

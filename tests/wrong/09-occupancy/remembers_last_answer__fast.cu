@@ -1,16 +1,16 @@
-/* WRONG ON PURPOSE: the reference solution behind a cache of one: the pointers, n, k,
- * dim and metric of the last call are kept in static variables, and a call
- * with the same ones returns cudaSuccess at once ("d_out already holds the
- * distances"; the fast stage calls the function hundreds of times on the
- * same buffers).
+/* WRONG ON PURPOSE: the reference solution behind a cache of one: the
+ * pointers, n, k, dim and metric of the last call are kept in static
+ * variables, and a call with the same ones returns cudaSuccess at once
+ * ("d_out already holds the distances"; the fast stage calls the function
+ * hundreds of times on the same buffers).
  * During the fast stage every call gets the same buffers, so after the first
- * one it returns at once, with nothing queued on the stream. This lab's
- * re-check after timing uses another size (fresh buffers: the cache misses
- * and the answer is computed), so what rejects it is the timing itself:
- * the timed calls move no bytes at all, and the grader reports a rate
- * "faster than the GPU can move memory". The work and right stages never
- * make two calls in a row with the same pointers and sizes, so it passes
- * them. Must first fail the fast stage.
+ * one it returns at once, with nothing queued on the stream. This lab's re-
+ * check after timing uses another size (fresh buffers: the cache misses and
+ * the answer is computed), so what rejects it is the timing itself: the
+ * timed calls move no bytes at all, and the grader reports a rate "faster
+ * than the GPU can move memory". The work and right stages never make two
+ * calls in a row with the same pointers and sizes, so it passes them. Must
+ * first fail the fast stage.
  */
 #include <cuda_runtime.h>
 
