@@ -189,7 +189,12 @@ selected() {
     return 1
 }
 
+# TEST_CASES="regex" limits the end-to-end cases to names that match it.
 list_cases() {
+    all_cases | { if [ -n "${TEST_CASES:-}" ]; then grep -E "^[^ ]*($TEST_CASES)" || true; else cat; fi; }
+}
+
+all_cases() {
     local dir lab student f base stage
     for dir in labs/[0-9][0-9]-*/; do
         lab=$(basename "$dir")
@@ -265,6 +270,7 @@ e2e_tests() {
         l=$(basename "$dir")
         selected "$l" || continue
         [ -e "solutions/$l/ladder.cu" ] || continue
+        [ -z "${TEST_CASES:-}" ] || echo "$l/ladder" | grep -qE "$TEST_CASES" || continue
         if [ "$HAVE_GPU" = 0 ]; then
             skip "e2e/$l/ladder" "needs a GPU ($GPU_REASON)"
         elif "${GRADE[@]}" --lab "$l" --ladder --results "$OUT/ladder-$l.json" \
@@ -307,7 +313,27 @@ emu_one() {
 }
 export -f emu_one
 
+# A file marked INSTRUCTOR-SEED must fail with the hidden seed (above) but
+# pass its stage with the public seed alone: then it is the seed, and only
+# the seed, that catches its stored answers.
+hidden_seed_one() {
+    local name=$1 lab=$2 file=$3 stage
+    [ -n "$(instructor_seed_of "$file")" ] || return 0
+    stage=$(basename "$file" .cu)
+    stage=${stage##*__}
+    local json=$OUT/public-${name//\//_}.json
+    CUDALAB_INSTRUCTOR_SEED= grade --emu "$BUILD/emu" --emu-objects "$BUILD/emu/trusted" --emulate \
+        --lab "$lab" --submission "$file" --stage "$stage" --results "$json" >"${json%.json}.log" 2>&1
+    if [ "$(stages_of "$json" | cut -d' ' -f1)" = pass ]; then
+        echo "PASS public-seed/$name"
+    else
+        echo "FAIL public-seed/$name: stored answers for the public seed should pass $stage without the hidden seed: $(grep -E '^work ' "${json%.json}.log")"
+    fi
+}
+export -f hidden_seed_one
+
 emu_tests() {
+    list_cases | OUT=$OUT xargs -r -P "$(nproc)" -L 1 bash -c 'hidden_seed_one "$@"' _ | sort | tee -a "$RESULTS"
     list_cases | OUT=$OUT xargs -r -P "$(nproc)" -L 1 bash -c 'emu_one "$@"' _ | sort | tee -a "$RESULTS"
 }
 
@@ -349,14 +375,18 @@ else
     GPU_REASON="no usable GPU: $(grep '^error=' "$OUT/probe.txt" | cut -d= -f2-)"
 fi
 
-unit_tests
-compile_all
-cli_tests
-HAVE_GPU=$HAVE_GPU BUILD=$BUILD CC=$CC bash tests/class/run.sh "$OUT/class" 2>&1 | grep -E '^(PASS|FAIL|SKIP) ' | tee -a "$RESULTS" # grader/class
-emulation_tests
-emu_tests
-e2e_tests
-agreement_tests
+# TEST_PARTS="e2e" runs only the GPU's end-to-end cases (a short session on
+# a lent GPU, after the CPU parts passed elsewhere); the default is all.
+part() { [ -z "${TEST_PARTS:-}" ] || [[ " $TEST_PARTS " == *" $1 "* ]]; }
+part unit && unit_tests
+part compile && compile_all
+part cli && cli_tests
+part class && { HAVE_GPU=$HAVE_GPU BUILD=$BUILD CC=$CC bash tests/class/run.sh "$OUT/class" 2>&1 |
+    grep -E '^(PASS|FAIL|SKIP) ' | tee -a "$RESULTS"; } # grader/class
+part emulation && emulation_tests
+part emu && emu_tests
+part e2e && e2e_tests
+part agree && agreement_tests
 
 passed=$(grep -c '^PASS ' "$RESULTS")
 failed=$(grep -c '^FAIL ' "$RESULTS")
