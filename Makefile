@@ -4,6 +4,8 @@
 #   make test          the project's own tests (last line: N passed, N failed, N skipped)
 #   make solutions     grade every reference solution
 #   make ladder LAB=NN check and time every rung of the lab's solution ladder
+#   make slides        one PDF deck per lab in build/slides/ (pandoc + LaTeX beamer)
+#   make charts        redraw slides/charts/ from the measured ladders in slides/data/ (gnuplot)
 #   make clean
 #
 # SM=90 picks the GPU architecture; by default it is read off the GPU, or 90
@@ -145,6 +147,15 @@ test: all
 
 clean:
 	rm -rf $(BUILD)
+
+# ------------------------------------------------ slides and charts
+# Optional tools, not needed for grading; each script says what to install.
+.PHONY: slides charts
+slides:
+	@bash slides/build.sh $(abspath $(BUILD))/slides
+
+charts:
+	@bash slides/charts.sh
 
 # ------------------------------------------------ grading a class
 # grader/class/README.md is the instructor's guide.

@@ -4,11 +4,11 @@
 # slides/NN-*.md is built. Exit 0 when every deck built, 1 when one failed,
 # 2 when the tools are missing (the message says what to install).
 set -u
-cd "$(dirname "$0")"
 out=${1:?usage: slides/build.sh OUT_DIR [DECK.md ...]}
 shift
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
+cd "$(dirname "$0")"
 
 missing=()
 command -v pandoc >/dev/null || missing+=(pandoc)
@@ -24,11 +24,12 @@ decks=("$@")
 [ ${#decks[@]} -eq 0 ] && decks=([0-9][0-9]-*.md)
 status=0
 for deck in "${decks[@]}"; do
+    deck=$(basename "$deck") # slides/04-reduction.md and 04-reduction.md alike
     name=$(basename "$deck" .md)
     log=$out/$name.log
     # Pictures are looked up beside the deck (charts/NN-ladder.png).
     if pandoc "$deck" -t beamer --slide-level=2 -H preamble.tex \
-        -V aspectratio=169 -V fontsize=10pt --resource-path=. \
+        -V aspectratio=169 -V fontsize=10pt -M section-titles=false --resource-path=. \
         -o "$out/$name.pdf" >"$log" 2>&1; then
         echo "built $out/$name.pdf"
     else

@@ -42,7 +42,7 @@ for json in "${files[@]}"; do
             match($0, /"ms": [^,]*/); ms = substr($0, RSTART + 6, RLENGTH - 6)
             vendor = (name ~ /^(vendor|cub|thrust|cublas)_/) ? 1 : 0
             gsub(/_/, " ", name)
-            if (roof == "copy") { v = 100 * frac; label = sprintf("%.0f%%", v) }
+            if (roof == "copy") { v = 100 * frac; label = sprintf(v < 10 ? "%.1f%%" : "%.0f%%", v) }
             else { v = total; label = sprintf("%.3gx", v) }
             printf "%d \"%s\" %.6g \"%s\" %d %.6g\n", n++, name, v, label, vendor, ms
         }' "$json" >"$dat"

@@ -360,6 +360,66 @@ agreement_tests() {
     done < <(list_cases)
 }
 
+# ------------------------------------------------ slides and charts
+# Every lab has a deck and measured ladder data that say where they were
+# taken; the decks build and the charts draw when the optional tools are
+# here, and are skipped (never passed) when they are not.
+slides_tests() {
+    local dir lab json key
+    for dir in labs/[0-9][0-9]-*/; do
+        lab=$(basename "$dir")
+        if [ -e "slides/$lab.md" ]; then pass "slides/$lab/deck"; else fail "slides/$lab/deck" "no slides/$lab.md"; fi
+        json=slides/data/$lab.json
+        local missing=""
+        for key in device cuda_runtime date rungs; do
+            grep -q "\"$key\": " "$json" 2>/dev/null || missing="$missing $key"
+        done
+        if [ -z "$missing" ] && grep -q "\"right\": true" "$json"; then
+            pass "slides/$lab/data"
+        else
+            fail "slides/$lab/data" "$json lacks:${missing:- a right rung}"
+        fi
+    done
+    # Without the tools, both scripts say what to install and exit 2.
+    local empty=$OUT/empty-path script
+    mkdir -p "$empty"
+    for script in build.sh:apt-get.install.pandoc charts.sh:apt-get.install.gnuplot; do
+        PATH=$empty /bin/bash "slides/${script%%:*}" "$OUT/none" >"$OUT/no-tools.log" 2>&1
+        local code=$?
+        if [ "$code" = 2 ] && grep -q "${script#*:}" "$OUT/no-tools.log"; then
+            pass "slides/${script%%:*}_without_tools_says_what_to_install"
+        else
+            fail "slides/${script%%:*}_without_tools_says_what_to_install" "exit $code: $(head -c 200 "$OUT/no-tools.log")"
+        fi
+    done
+    if command -v gnuplot >/dev/null; then
+        local tmp=$OUT/charts
+        rm -rf "$tmp" && mkdir -p "$tmp" && cp -r slides/charts.sh slides/data "$tmp/"
+        if bash "$tmp/charts.sh" >"$OUT/charts.log" 2>&1 &&
+            [ "$(ls "$tmp"/charts/*-ladder.png 2>/dev/null | wc -l)" = "$(ls slides/data/*.json | wc -l)" ]; then
+            pass slides/charts_draw
+        else
+            fail slides/charts_draw "$(tail -n 3 "$OUT/charts.log" | tr '\n' ' ')"
+        fi
+    else
+        skip slides/charts_draw "gnuplot not found"
+    fi
+    if command -v pandoc >/dev/null && command -v pdflatex >/dev/null; then
+        for dir in labs/[0-9][0-9]-*/; do
+            lab=$(basename "$dir")
+            [ -e "slides/$lab.md" ] || continue
+            if bash slides/build.sh "$OUT/slides" "$lab.md" >/dev/null 2>"$OUT/slides-$lab.err" &&
+                [ -s "$OUT/slides/$lab.pdf" ]; then
+                pass "slides/$lab/builds"
+            else
+                fail "slides/$lab/builds" "$(head -c 300 "$OUT/slides-$lab.err")"
+            fi
+        done
+    else
+        skip slides/decks_build "pandoc or pdflatex not found (see slides/README.md)"
+    fi
+}
+
 # ------------------------------------------- the emulation's own tests
 emulation_tests() {
     bash tests/emu/run.sh "$OUT/emu-self" 2>&1 | sed 's/^\(PASS\|FAIL\|SKIP\) /\1 emu-self\//' |
@@ -385,6 +445,7 @@ part class && { HAVE_GPU=$HAVE_GPU BUILD=$BUILD CC=$CC bash tests/class/run.sh "
     grep -E '^(PASS|FAIL|SKIP) ' | tee -a "$RESULTS"; } # grader/class
 part emulation && emulation_tests
 part emu && emu_tests
+part slides && slides_tests
 part e2e && e2e_tests
 part agree && agreement_tests
 
