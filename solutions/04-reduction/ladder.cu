@@ -92,9 +92,10 @@ static int v1_interleaved_divergent(void *const *d, const int64_t *dims, void *s
 
 /* ---- v2: interleaved addressing, strided index ------------------------
  * The first threads do the work (index = 2 s t), so whole warps retire
- * early and no % is left. But thread t touches s[2 s t]: at s = 16 two
- * threads of a warp hit the same bank 32 words apart, at s = 64 eight do;
- * those accesses are serialised (bank conflicts). */
+ * early and no % is left. But thread t touches s[2 s t], a stride of 2 s
+ * words: at s = 1 two threads of a warp share each bank, at s = 2 four, from
+ * s = 4 to 16 eight (as few threads are left as the stride allows), then
+ * four and two. Accesses to one bank are serialised (bank conflicts). */
 __global__ void v2_kernel(const float *in, unsigned n, float *out)
 {
     __shared__ float s[B];
