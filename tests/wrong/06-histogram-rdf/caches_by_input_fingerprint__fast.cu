@@ -11,13 +11,15 @@
  * timed calls the grader swaps two random elements of every input, which
  * almost never touches the first 64 floats, so the timed calls still hit
  * and look thousands of times faster than the baseline; (ii) after timing
- * it re-checks on the timed inputs with a few elements swapped: the cache
- * hits, and the saved histogram is stale. (A swap of two whole particles
- * would leave every pair distance, and so the histogram, unchanged: the
- * swapped elements must be single floats, and not only the unused w.)
- * Without (ii) this passes the fast stage: the re-check after timing is at
- * another size, where the cache misses, and 0.7 MB per call is far below
- * what the memory could move. Must first fail the fast stage.
+ * it checks twice on one set of buffers: fresh particles (the cache misses
+ * and keeps their histogram), then the same particles with a few
+ * coordinates exchanged: the fingerprint matches and the saved histogram
+ * is stale. (A swap of two whole particles would leave every pair
+ * distance, and so the histogram, unchanged: the grader exchanges single
+ * coordinates, x with x, never a whole (x, y, z, w) record.)
+ * Without (ii) this would pass the fast stage: 0.7 MB per call is far below
+ * what the memory could move. Fails the fast stage with "wrong after a few
+ * input elements were exchanged".
  */
 #include <string.h>
 

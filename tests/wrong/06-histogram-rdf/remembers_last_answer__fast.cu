@@ -8,10 +8,10 @@
  * thousands. The bytes of a call are tiny (0.7 MB), so the timing's "faster
  * than the GPU can move memory" check does not see it, and this lab's re-
  * check after timing uses another size (8191 particles, fresh buffers: the
- * cache misses and the counts are computed honestly). Only a re-check on the
- * timed buffers refilled with fresh inputs catches it (the cache hits and
- * d_hist keeps the grader's poison): the grader's planned re-check on the
- * timed inputs. Until then the fast stage passes it. The work and right
+ * cache misses and the counts are computed honestly). What catches it is the
+ * second re-check, on the same buffers with a few coordinates exchanged:
+ * the cache hits and d_hist keeps the grader's poison ("wrong after a few
+ * input elements were exchanged"). The work and right
  * stages never make two calls in a row with the same pointer and sizes, so
  * it passes them. Must first fail the fast stage.
  */

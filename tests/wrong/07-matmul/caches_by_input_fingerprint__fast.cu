@@ -11,12 +11,13 @@
  * computes: it passes both. The fast stage must catch it: (i) between
  * timed calls the grader swaps two random elements of every input, which
  * almost never touches the first 16, so the timed calls still hit; (ii)
- * after timing it re-checks on the timed inputs with a few elements
- * swapped: the cache hits, and the saved C is stale. Without (ii) only the
- * physical bound stands in the way: the lab's re-check is at another size
- * (the cache misses there), and a 64 MiB copy of C per call is close to,
- * not clearly beyond, the 3 x 64 MiB the call is counted as moving.
- * Must first fail the fast stage.
+ * after timing it checks twice on one set of buffers: fresh matrices (the
+ * cache misses and keeps their C), then the same matrices with a few
+ * elements exchanged: the fingerprint matches and the saved C is stale
+ * ("wrong after a few input elements were exchanged"). Without (ii) only
+ * the physical bound would stand in the way, and a 64 MiB copy of C per
+ * call is close to, not clearly beyond, the 3 x 64 MiB the call is counted
+ * as moving. Must first fail the fast stage.
  */
 #include <stdint.h>
 

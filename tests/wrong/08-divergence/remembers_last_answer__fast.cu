@@ -5,10 +5,13 @@
  * same buffers).
  * During the fast stage every call gets the same buffers, so after the first
  * one it returns at once, with nothing queued on the stream. This lab's re-
- * check after timing uses another size (fresh buffers: the cache misses and
- * the answer is computed), so what rejects it is the timing itself: the
- * timed calls move no bytes at all, and the grader reports a rate "faster
- * than the GPU can move memory". The work and right stages never make two
+ * check after timing uses another size, on new buffers: the cache misses and
+ * the answer is computed. But the grader then checks once more on the same
+ * buffers with a few input elements exchanged: the cache hits and the
+ * outputs keep the grader's poison ("wrong after a few input elements were
+ * exchanged"). Were that missed, the timed calls, which move no bytes at
+ * all, would still be "faster than the GPU can move memory" in the
+ * memory-bound labs. The work and right stages never make two
  * calls in a row with the same pointers and sizes, so it passes them. Must
  * first fail the fast stage.
  */
