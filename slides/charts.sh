@@ -5,9 +5,10 @@
 # The data are the grader's own ladder results (`make ladder LAB=NN
 # RESULTS=slides/data/NN-name.json` on the GPU), which record the GPU, the
 # CUDA version and the date; the chart's title repeats them. Labs measured
-# against copy bandwidth show each rung's % of copy; the others show the
-# speedup over the first rung, on a log scale when the ladder spans more than
-# 50x. Vendor rungs (CUB, Thrust, cuBLAS) are drawn in another colour.
+# against copy bandwidth show each rung's % of copy, labs measured against a
+# vendor library (matmul: cuBLAS) each rung's % of its speed; the others show
+# the speedup over the first rung, on a log scale when the ladder spans more
+# than 50x. Vendor rungs (CUB, Thrust, cuBLAS) are drawn in another colour.
 set -u
 cd "$(dirname "$0")"
 if ! command -v gnuplot >/dev/null; then
@@ -34,7 +35,10 @@ for json in "${files[@]}"; do
     title="Lab $lab, $problem\n$(field "$json" device), CUDA $(field "$json" cuda_runtime), $date"
     # One row per rung: index, name, value, label, vendor (0/1).
     dat=$(mktemp)
-    awk -v roof="$roof" '
+    # Labs measured against a vendor library: % of that rung's speed.
+    vendor_ms=$(grep '"name": "vendor_' "$json" | head -n 1 | grep -o '"ms": [^,]*' | sed 's/.*: //')
+    vendor=$(grep -o '"name": "vendor_[^"]*' "$json" | head -n 1 | sed 's/.*vendor_//; s/_/ /g')
+    awk -v roof="$roof" -v vendor_ms="${vendor_ms:-0}" '
         /"name":/ {
             match($0, /"name": "[^"]*"/); name = substr($0, RSTART + 9, RLENGTH - 10)
             match($0, /"roofline_fraction": [^,]*/); frac = substr($0, RSTART + 21, RLENGTH - 21)
@@ -43,6 +47,7 @@ for json in "${files[@]}"; do
             vendor = (name ~ /^(vendor|cub|thrust|cublas)_/) ? 1 : 0
             gsub(/_/, " ", name)
             if (roof == "copy") { v = 100 * frac; label = sprintf(v < 10 ? "%.1f%%" : "%.0f%%", v) }
+            else if (roof == "vendor" && vendor_ms > 0) { v = 100 * vendor_ms / ms; label = sprintf("%.0f%%", v) }
             else { v = total; label = sprintf("%.3gx", v) }
             printf "%d \"%s\" %.6g \"%s\" %d %.6g\n", n++, name, v, label, vendor, ms
         }' "$json" >"$dat"
@@ -56,6 +61,9 @@ for json in "${files[@]}"; do
     if [ "$roof" = copy ]; then
         ylabel="% of copy bandwidth (same run)"
         yrange="set yrange [0:110]"
+    elif [ "$roof" = vendor ] && [ -n "$vendor_ms" ]; then
+        ylabel="% of $vendor (same run)"
+        yrange="set yrange [0:115]"
     elif awk -v m="$max" 'BEGIN { exit !(m > 50) }'; then
         ylabel="speedup over the first rung (log scale)"
         yrange="set logscale y; set yrange [0.5:$max*4]"
