@@ -12,7 +12,6 @@
 #include "compare.h"
 #include "grade.h"
 #include "rng.h"
-#include "swaps.h"
 
 const char *hint_or(const char *lab_hint, const char *generic)
 {
@@ -59,10 +58,7 @@ static void compute_expected(const lab_spec *spec, const proto_call *call,
         exp[b].value = exp[b].abs_sum = NULL;
         if (spec->buffers[b].role == BUF_INPUT) {
             inputs[b] = malloc(count * lab_elem_size(spec->buffers[b].elem) + 1);
-            spec->generate(b, &call->c, rng_derive(call->seed, (uint64_t)b),
-                           inputs[b], count);
-            swaps_apply((unsigned char *)inputs[b], count, lab_elem_size(spec->buffers[b].elem),
-                        spec->buffers[b].fields, call->swap_seed, b, call->n_swaps);
+            proto_make_input(spec, b, call, inputs[b], count);
         } else if (spec->buffers[b].role == BUF_OUTPUT) {
             exp[b].value = calloc(count + 1, sizeof(double));
             exp[b].abs_sum = calloc(count + 1, sizeof(double));

@@ -17,6 +17,8 @@
 #include <stdint.h>
 
 #include "lab_spec.h"
+#include "rng.h"
+#include "swaps.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -63,6 +65,17 @@ typedef struct {
     uint64_t swap_seed;
     int32_t n_swaps;
 } proto_call;
+
+/* Input buffer b of a call, made the same way by the runner (before the
+ * upload) and the judge (before its CPU reference): generated from the
+ * call's seed, then the call's pairs exchanged. */
+static inline void proto_make_input(const lab_spec *spec, int b, const proto_call *call,
+                                    void *data, size_t count)
+{
+    spec->generate(b, &call->c, rng_derive(call->seed, (uint64_t)b), data, count);
+    swaps_apply((unsigned char *)data, count, lab_elem_size(spec->buffers[b].elem),
+                spec->buffers[b].fields, call->swap_seed, b, call->n_swaps);
+}
 
 typedef struct {
     uint32_t magic, version;

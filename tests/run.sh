@@ -284,6 +284,14 @@ e2e_tests() {
 }
 
 # ---------------------------------------- end to end, emulated on the CPU
+# emu_grade JSON LAB FILE STAGE: grade in the CPU emulation, the report
+# beside JSON (.log). The caller sets CUDALAB_INSTRUCTOR_SEED.
+emu_grade() {
+    grade --emu "$BUILD/emu" --emu-objects "$BUILD/emu/trusted" --emulate \
+        --lab "$2" --submission "$3" --stage "$4" --results "$1" >"${1%.json}.log" 2>&1
+}
+export -f emu_grade
+
 # Every case runs through work and right in the CPU emulation, on any
 # machine. What a GPU would reject only at fast must pass work and right
 # here. A file whose verdict in emulation differs from the GPU's says so on
@@ -300,9 +308,7 @@ emu_one() {
     marker=$(grep -m 1 -o 'EMULATION: [a-z]* [a-z]*' "$file" | cut -d' ' -f2-)
     [ -n "$marker" ] && expect="$marker skipped"
     local json=$OUT/emu-${name//\//_}.json
-    CUDALAB_INSTRUCTOR_SEED=$(instructor_seed_of "$file") \
-        grade --emu "$BUILD/emu" --emu-objects "$BUILD/emu/trusted" --emulate \
-        --lab "$lab" --submission "$file" --stage "$emu_stage" --results "$json" >"${json%.json}.log" 2>&1
+    CUDALAB_INSTRUCTOR_SEED=$(instructor_seed_of "$file") emu_grade "$json" "$lab" "$file" "$emu_stage"
     local got
     got=$(stages_of "$json")
     if [ "$got" = "$expect" ]; then
@@ -322,8 +328,7 @@ hidden_seed_one() {
     stage=$(basename "$file" .cu)
     stage=${stage##*__}
     local json=$OUT/public-${name//\//_}.json
-    CUDALAB_INSTRUCTOR_SEED= grade --emu "$BUILD/emu" --emu-objects "$BUILD/emu/trusted" --emulate \
-        --lab "$lab" --submission "$file" --stage "$stage" --results "$json" >"${json%.json}.log" 2>&1
+    CUDALAB_INSTRUCTOR_SEED= emu_grade "$json" "$lab" "$file" "$stage"
     if [ "$(stages_of "$json" | cut -d' ' -f1)" = pass ]; then
         echo "PASS public-seed/$name"
     else

@@ -50,14 +50,11 @@ void buffers_fill(buffer_set *set, const proto_call *call)
         guarded_buffer *g = &set->buf[b];
         unsigned char *data = g->host + g->offset;
         for (size_t i = 0; i < g->alloc_bytes; i++) g->host[i] = proto_guard_byte(i);
-        uint64_t seed = rng_derive(call->seed, (uint64_t)b);
         if (g->role == BUF_INPUT) {
-            spec->generate(b, &call->c, seed, data, g->count);
-            swaps_apply(data, g->count, g->elem_size, spec->buffers[b].fields,
-                        call->swap_seed, b, call->n_swaps);
+            proto_make_input(spec, b, call, data, g->count);
             memcpy(g->pristine, data, g->bytes);
         } else if (g->role == BUF_SCRATCH) {
-            rng_t r = rng_seeded(seed);
+            rng_t r = rng_seeded(rng_derive(call->seed, (uint64_t)b));
             for (size_t i = 0; i < g->bytes; i++) data[i] = (unsigned char)rng_next(&r);
         } else {
             lab_elem e = spec->buffers[b].elem;

@@ -169,10 +169,10 @@ static void time_items(const proto_request *req, const timing_env *env,
 }
 
 /* Fill the buffers for each check in turn and make one reported call per
- * check (call indices first_index, first_index + 1, ...). Every check has the same size; the timed
- * buffers are reused when that is the timed size, and all checks share one
- * set of buffers, so a kernel that remembers an earlier answer instead of
- * computing is caught. */
+ * check (call indices first_index, first_index + 1, ...). Every check has
+ * the same size; the timed buffers are reused when that is the timed size,
+ * and all checks share one set of buffers, so a kernel that remembers an
+ * earlier answer instead of computing is caught. */
 static void check_calls(buffer_set *set, const proto_call *timed, const proto_call *checks,
                         int n_checks, int first_index, lab_call_fn fn, cudaStream_t stream)
 {
