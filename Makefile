@@ -29,7 +29,7 @@ LABS      := $(sort $(notdir $(wildcard labs/[0-9][0-9]-*)))
 EMU_BUILD := $(BUILD)/emu
 EMU_TRUSTED := $(EMU_BUILD)/trusted
 # CPU emulation (common/emu): the host compiler, one fiber per CUDA thread.
-EMU_CXXFLAGS := -std=c++17 -O2 -g -ffp-contract=off -fno-strict-aliasing -Wno-unknown-pragmas \
+EMU_CXXFLAGS := -std=c++17 -O2 -g -ffp-contract=off -fno-strict-aliasing -Wno-unknown-pragmas -Wno-attributes \
                 -Icommon/emu/include -include common/emu/cuda_emu.h -Igrader -Icommon
 EMU_SRCS  := $(wildcard common/emu/src/* common/emu/include/*.h common/emu/include/emu/*.h) \
              common/emu/cuda_emu.h common/emu/emu_rewrite.c
@@ -101,11 +101,14 @@ $(EMU_BUILD)/.built: $(EMU_SRCS) common/emu/build.sh
 	common/emu/build.sh $(EMU_BUILD)
 	@touch $@
 
-# The same trusted files as above, rewritten and compiled for the CPU.
+# The same trusted files as above, rewritten and compiled for the CPU, with
+# the same object names (the grader links those names and no others).
 $(EMU_TRUSTED)/%/.built: $(EMU_BUILD)/.built $(TRUSTED_DEPS)
 	@mkdir -p $(dir $@)
-	$(foreach f,labs/$*/lab.cu $(RUNNER_SRCS),$(EMU_BUILD)/emu_rewrite $(f) $(dir $@)$(subst /,_,$(f)).cpp && \
-	  $(CXX) $(EMU_CXXFLAGS) -iquote $(dir $(f)) -c $(dir $@)$(subst /,_,$(f)).cpp -o $(dir $@)$(subst /,_,$(f:.cu=.o)) &&) true
+	$(EMU_BUILD)/emu_rewrite labs/$*/lab.cu $(dir $@)lab.cu.cpp && \
+	  $(CXX) $(EMU_CXXFLAGS) -iquote labs/$*/ -c $(dir $@)lab.cu.cpp -o $(dir $@)lab.o
+	$(foreach f,$(RUNNER_SRCS),$(EMU_BUILD)/emu_rewrite $(f) $(dir $@)runner_$(notdir $(f)).cpp && \
+	  $(CXX) $(EMU_CXXFLAGS) -iquote $(dir $(f)) -c $(dir $@)runner_$(notdir $(f)).cpp -o $(dir $@)runner_$(notdir $(f:.cu=.o)) &&) true
 	$(trusted_c_objects)
 	@touch $@
 

@@ -1,15 +1,28 @@
 /* build.c - compile the submission against pristine trusted objects.
  *
- * The student's file is copied alone into the scratch directory, compiled
- * there, and linked with the trusted objects the Makefile built from this
- * repository (the runner, the lab's spec and CUDA side). Nothing else from
- * the student's folder takes part, so an edited spec or harness there
- * changes nothing. A file that defines main or a trusted symbol fails to
- * link, which the report shows as a build error.
+ * The student's file is checked, copied alone into the scratch directory,
+ * compiled there and linked with the trusted objects the Makefile built
+ * from this repository (the runner, the lab's spec and CUDA side). Nothing
+ * else from the student's folder takes part, so an edited spec or harness
+ * there changes nothing.
+ *
+ * In order, each step able to reject the file with one sentence:
+ *   1. the source: text, not too large, no #line (source_rules.h);
+ *   2. what it reads: a preprocessor pass whose output is never shown
+ *      lists every file the compile would read; each must be a header a
+ *      student may include (so a compiler error cannot quote a file of
+ *      the grading machine), and none a forbidden library's;
+ *   3. the compile, capped in time, memory, file size and output;
+ *   4. host code without inline assembly (the compiler's host-side
+ *      translation, kept with --keep);
+ *   5. what it calls (symbols.h) and defines (object_rules.h); then every
+ *      symbol but the entry point is made local;
+ *   6. the link, trusted objects first.
  *
  * Two toolchains: nvcc for the GPU, or, for the CPU emulation, the launch
  * rewriter and g++ against common/emu. The flags match the Makefile's
- * NVFLAGS and EMU_CXXFLAGS for the trusted objects.
+ * NVFLAGS and EMU_CXXFLAGS for the trusted objects. A solution ladder is
+ * the repository's own code and skips steps 1, 2, 4 and 5.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
@@ -17,12 +30,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "grade.h"
 #include "isolate.h"
+#include "object_rules.h"
+#include "source_rules.h"
 #include "symbols.h"
 
-static const double BUILD_LIMIT_S = 300;
 enum { MAX_ARGS = 64 };
 
 /* An argv under construction; strings are copied so callers may pass
@@ -82,6 +98,18 @@ static int by_name(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* The trusted objects the Makefile builds for a lab, by name: whatever
+ * else may lie in the folder is never linked. */
+static int trusted_object(const char *name)
+{
+    static const char *const fixed[] = {"lab.o", "spec.o", "stats.o", "lab_spec.o", NULL};
+    for (int i = 0; fixed[i]; i++)
+        if (!strcmp(name, fixed[i])) return 1;
+    size_t len = strlen(name);
+    return !strncmp(name, "runner_", 7) && len > 9 && !strcmp(name + len - 2, ".o") &&
+           strspn(name + 7, "abcdefghijklmnopqrstuvwxyz_") == len - 9;
+}
+
 /* Append the trusted objects, sorted so every build links in the same
  * order. Returns how many there were. */
 static int add_objects(arg_list *a, const char *dir)
@@ -91,10 +119,8 @@ static int add_objects(arg_list *a, const char *dir)
     char *names[MAX_ARGS];
     int n = 0;
     struct dirent *e;
-    while ((e = readdir(d)) && n < MAX_ARGS / 2) {
-        size_t len = strlen(e->d_name);
-        if (len > 2 && strcmp(e->d_name + len - 2, ".o") == 0) names[n++] = strdup(e->d_name);
-    }
+    while ((e = readdir(d)) && n < MAX_ARGS / 2)
+        if (trusted_object(e->d_name)) names[n++] = strdup(e->d_name);
     closedir(d);
     qsort(names, (size_t)n, sizeof *names, by_name);
     for (int i = 0; i < n; i++) {
@@ -104,28 +130,59 @@ static int add_objects(arg_list *a, const char *dir)
     return n;
 }
 
-/* Run one step; on failure, *log gets the tool's last words and `advice`. */
-static int run_step(arg_list *a, const char *log_path, const char *advice, char **log)
+/* Run one step under the build's limits; on failure, *log gets the
+ * tool's last words (unless `quiet`: output that may quote files the
+ * student may not read) and `advice`. */
+static int run_step(const build_config *b, arg_list *a, const char *log_path,
+                    const char *advice, int quiet, char **log)
 {
     iso_result ir;
-    int ok = iso_run(a->v, log_path, BUILD_LIMIT_S, &ir) == 0 && ir.exited &&
+    remove(log_path);
+    int ok = iso_run_with(a->v, log_path, &b->limits, &ir) == 0 && ir.exited &&
              ir.exit_code == 0;
     args_free(a);
     if (ok) return 0;
     char how[96];
     iso_describe(&ir, how, sizeof how);
-    char *tail = iso_log_tail(log_path, 6000);
-    size_t size = (tail ? strlen(tail) : 0) + strlen(advice) + 128;
+    int limit_hit = ir.timed_out || ir.out_of_memory || ir.log_too_big || ir.file_too_big;
+    char *tail = quiet || limit_hit ? NULL : iso_log_tail(log_path, 6000);
+    size_t size = (tail ? strlen(tail) : 0) + strlen(advice) + 256;
     *log = malloc(size);
-    snprintf(*log, size, "%s(%s: %s)", tail ? tail : "", advice, how);
+    if (limit_hit)
+        snprintf(*log, size, "the %s was stopped: it %s%s", advice,
+                 ir.timed_out ? "ran past the build's time limit, " : "", how);
+    else
+        snprintf(*log, size, "%s(%s: %s)", tail ? tail : "", advice, how);
     free(tail);
-    return -1;
+    return limit_hit ? BUILD_LIMITED : -1;
 }
 
-/* The compiler's report of every kernel of the submission. */
-static void read_resources(grade_ctx *g, const char *log_path)
+/* A tool that lives beside nvcc (ptxas), or on the PATH. */
+static void beside_nvcc(const char *nvcc, const char *tool, char *buf, size_t size)
 {
-    char *text = iso_log_tail(log_path, 1 << 20);
+    const char *slash = strrchr(nvcc, '/');
+    if (slash) snprintf(buf, size, "%.*s/%s", (int)(slash - nvcc), nvcc, tool);
+    else snprintf(buf, size, "%s", tool);
+}
+
+/* Registers and spills of every kernel, from ptxas run alone on the PTX
+ * the compile kept: its report is all the log holds, so nothing the
+ * student's file prints (#warning) can pass for it. */
+static void read_resources(const build_config *b, grade_ctx *g, const char *ptx)
+{
+    char ptxas[512], log[600], cubin[600];
+    beside_nvcc(b->nvcc, "ptxas", ptxas, sizeof ptxas);
+    snprintf(log, sizeof log, "%s/resources.log", g->scratch);
+    snprintf(cubin, sizeof cubin, "%s/resources.cubin", g->scratch);
+    remove(log);
+    const char *arch = strncmp(b->arch, "sm_", 3) == 0 ? b->arch : "sm_90";
+    char arch_flag[64];
+    snprintf(arch_flag, sizeof arch_flag, "-arch=%s", arch);
+    char *argv[] = {ptxas, "-v", "-O3", "--generate-line-info", arch_flag, (char *)ptx, "-o",
+                    cubin, NULL};
+    iso_result ir;
+    if (iso_run_with(argv, log, &b->limits, &ir) != 0 || !ir.exited || ir.exit_code != 0) return;
+    char *text = iso_log_tail(log, 1 << 20);
     if (!text) return;
     res_parse_ptxas(text, &g->resources);
     free(text);
@@ -133,17 +190,100 @@ static void read_resources(grade_ctx *g, const char *log_path)
     g->has_resources = 1;
 }
 
+/* The first file in dir whose name ends with suffix, or "" . */
+static void find_kept(const char *dir, const char *suffix, char *out, size_t size)
+{
+    out[0] = 0;
+    DIR *d = opendir(dir);
+    if (!d) return;
+    struct dirent *e;
+    size_t n = strlen(suffix);
+    while ((e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (len > n && !strcmp(e->d_name + len - n, suffix)) {
+            snprintf(out, size, "%s/%s", dir, e->d_name);
+            break;
+        }
+    }
+    closedir(d);
+}
+
+/* The roots a submission may include from: common/, nvcc's and the host
+ * compiler's headers. */
+static void include_roots(const build_config *b, const grade_ctx *g, src_roots *roots)
+{
+    memset(roots, 0, sizeof *roots);
+    src_roots_add(roots, b->include_dir);
+    char dir[600], log[600];
+    beside_nvcc(b->nvcc, "../include", dir, sizeof dir);
+    if (strchr(b->nvcc, '/')) src_roots_add(roots, dir);
+    beside_nvcc(b->nvcc, "../targets", dir, sizeof dir);
+    if (strchr(b->nvcc, '/')) src_roots_add(roots, dir);
+    snprintf(log, sizeof log, "%s/search-list.log", g->scratch);
+    src_roots_add_compiler(roots, "g++", log);
+    /* nvcc found on the PATH: its include folder is on its -v line. */
+    snprintf(dir, sizeof dir, "/usr/local/cuda/include");
+    if (!strchr(b->nvcc, '/')) src_roots_add(roots, dir);
+}
+
+/* Step 2: the files the compile will read. Returns 0, or BUILD_REJECTED
+ * with the reason in *log. */
+static int check_reads(const build_config *b, grade_ctx *g, const char *src,
+                       const char *deps, char **log)
+{
+    /* The list names the copy by the #line copy_source wrote: the
+     * student's own path. */
+    const lab_spec *spec = g->spec;
+    char why[700];
+    src_roots roots;
+    include_roots(b, g, &roots);
+    const char *hints[4] = {0}, *names[4] = {0};
+    int n = 0;
+    for (int i = 0; i < 4 && spec->forbidden[i].prefix; i++, n++) {
+        names[i] = spec->forbidden[i].library;
+        hints[i] = spec->forbidden[i].header;
+    }
+    if (src_check_dependencies(deps, src, g->submission, &roots, hints, names, n, why,
+                               sizeof why) != 0) {
+        *log = strdup(why);
+        return BUILD_REJECTED;
+    }
+    return 0;
+}
+
+/* The #line copy_source wrote names the submission so; the compiler's
+ * line markers repeat it byte for byte. */
+static void quoted_name(const char *path, char *buf, size_t size)
+{
+    size_t at = 0;
+    for (const char *p = path; *p && at + 2 < size; p++) {
+        if (*p == '"' || *p == '\\') buf[at++] = '\\';
+        buf[at++] = *p;
+    }
+    buf[at] = 0;
+}
+
 int build_runner(const build_config *b, grade_ctx *g, char *runner,
                  size_t runner_size, char **log)
 {
-    char src[512], obj[512], log_path[512];
+    char src_dir[512], src[600], obj[512], log_path[512], deps[512], keep[512], pre[600];
     const char *base = strrchr(g->submission, '/');
-    snprintf(src, sizeof src, "%s/%s", g->scratch, base ? base + 1 : g->submission);
+    snprintf(src_dir, sizeof src_dir, "%s/src", g->scratch);
+    snprintf(keep, sizeof keep, "%s/keep", g->scratch);
+    snprintf(src, sizeof src, "%s/%s", src_dir, base ? base + 1 : g->submission);
     snprintf(obj, sizeof obj, "%s/submission.o", g->scratch);
     snprintf(log_path, sizeof log_path, "%s/build.log", g->scratch);
+    snprintf(deps, sizeof deps, "%s/reads.d", g->scratch);
     snprintf(runner, runner_size, "%s/runner", g->scratch);
     *log = NULL;
-    if (copy_source(g->submission, src) != 0) {
+    int graded = !b->source_dir;
+    char why[700];
+    if (graded && src_check_text(g->submission, why, sizeof why) != 0) {
+        *log = strdup(why);
+        return BUILD_REJECTED;
+    }
+    if (mkdir(src_dir, 0700) != 0 || mkdir(keep, 0700) != 0 ||
+        copy_source(g->submission, src) != 0) {
         *log = strdup("cannot read the submission");
         return -1;
     }
@@ -153,78 +293,143 @@ int build_runner(const build_config *b, grade_ctx *g, char *runner,
                                             spec->resources.max_registers > 0 ||
                                             spec->resources.no_spills);
     arg_list a = {0};
+    int rc;
+    const char *emu_flags[] = {"-std=c++17", "-O2", "-g", "-ffp-contract=off",
+                               "-fno-strict-aliasing", "-Wno-unknown-pragmas", "-Wno-attributes"};
+    char rewritten[700];
+    snprintf(rewritten, sizeof rewritten, "%s.cpp", src);
 
-    /* Compile. */
+    /* Steps 2 and 3 for the CPU: rewrite, preprocess (hidden), compile. */
     if (g->emulated) {
-        char rewritten[600];
-        snprintf(rewritten, sizeof rewritten, "%s.cpp", src);
         arg(&a, "%s/emu_rewrite", b->emu_dir);
         arg(&a, "%s", src);
         arg(&a, "%s", rewritten);
-        if (run_step(&a, log_path, "the launch rewriter", log) != 0) return -1;
-        arg(&a, "g++");
-        const char *flags[] = {"-std=c++17", "-O2", "-g", "-ffp-contract=off",
-                               "-fno-strict-aliasing", "-Wno-unknown-pragmas"};
-        for (size_t i = 0; i < sizeof flags / sizeof *flags; i++) arg(&a, "%s", flags[i]);
-        arg(&a, "-I%s/emu/include", b->include_dir);
-        arg(&a, "-include");
-        arg(&a, "%s/emu/cuda_emu.h", b->include_dir);
-        arg(&a, "-iquote");
-        arg(&a, "%s", g->scratch);
-        arg(&a, "-c");
-        arg(&a, "%s", rewritten);
-        snprintf(g->compile_flags, sizeof g->compile_flags,
-                 "g++ -std=c++17 -O2 -ffp-contract=off (CPU emulation, common/emu)");
-    } else {
-        arg(&a, "%s", b->nvcc);
-        arg(&a, "-c");
-        arg(&a, "-O3");
-        arg(&a, "-lineinfo");
-        arg(&a, "-std=c++17");
-        arg(&a, "-arch=%s", b->arch);
-        /* -v only makes ptxas report each kernel's resources; the code is
-         * the same. */
-        if (wants_resources) arg(&a, "-Xptxas=-v");
-        snprintf(g->compile_flags, sizeof g->compile_flags, "%s -O3 -lineinfo -std=c++17 -arch=%s%s",
-                 b->nvcc, b->arch, wants_resources ? " -Xptxas=-v" : "");
-        arg(&a, "%s", src);
+        if ((rc = run_step(b, &a, log_path, "launch rewriter", 0, log)) != 0) return rc;
     }
-    arg(&a, "-I%s", b->include_dir);
-    if (b->source_dir) arg(&a, "-I%s", b->source_dir);
-    if (b->grader_dir) arg(&a, "-I%s", b->grader_dir);
-    arg(&a, "-o");
-    arg(&a, "%s", obj);
-    if (run_step(&a, log_path, "compiler", log) != 0) return -1;
-    if (wants_resources) read_resources(g, log_path);
-    /* Only graded code is held to the allowlist; a solution ladder is the
-     * repository's own and may compare with the vendor libraries. */
-    if (!b->source_dir) {
-        char why[400];
+    for (int pass = graded ? 0 : 1; pass < 2; pass++) {
+        int listing = pass == 0; /* the hidden pass that lists the files read */
+        if (g->emulated) {
+            arg(&a, "g++");
+            for (size_t i = 0; i < sizeof emu_flags / sizeof *emu_flags; i++)
+                arg(&a, "%s", emu_flags[i]);
+            arg(&a, "-I%s/emu/include", b->include_dir);
+            arg(&a, "-include");
+            arg(&a, "%s/emu/cuda_emu.h", b->include_dir);
+            arg(&a, "-iquote");
+            arg(&a, "%s", src_dir);
+            if (listing) {
+                snprintf(pre, sizeof pre, "%s/host.ii", g->scratch);
+                arg(&a, "-E");
+                arg(&a, "-MD");
+                arg(&a, "-MF");
+                arg(&a, "%s", deps);
+            } else {
+                arg(&a, "-c");
+            }
+            arg(&a, "%s", rewritten);
+            snprintf(g->compile_flags, sizeof g->compile_flags,
+                     "g++ -std=c++17 -O2 -ffp-contract=off (CPU emulation, common/emu)");
+        } else {
+            arg(&a, "%s", b->nvcc);
+            if (listing) {
+                arg(&a, "-M"); /* the list goes to -o */
+            } else {
+                arg(&a, "-c");
+                arg(&a, "-O3");
+                arg(&a, "-lineinfo");
+                arg(&a, "--keep");
+                arg(&a, "--keep-dir");
+                arg(&a, "%s", keep);
+            }
+            arg(&a, "-std=c++17");
+            arg(&a, "-arch=%s", b->arch);
+            snprintf(g->compile_flags, sizeof g->compile_flags, "%s -O3 -lineinfo -std=c++17 -arch=%s",
+                     b->nvcc, b->arch);
+            arg(&a, "%s", src);
+        }
+        arg(&a, "-I%s", b->include_dir);
+        if (b->source_dir) arg(&a, "-I%s", b->source_dir);
+        if (b->grader_dir) arg(&a, "-I%s", b->grader_dir);
+        arg(&a, "-o");
+        arg(&a, "%s", listing ? (g->emulated ? pre : deps) : obj);
+        if (!listing) {
+            if ((rc = run_step(b, &a, log_path, "compiler", 0, log)) != 0) return rc;
+            continue;
+        }
+        /* The listing pass's messages may quote a file the student may not
+         * read: judge what it read first, and show its words only when
+         * they are the student's own. */
+        char list_log[600];
+        snprintf(list_log, sizeof list_log, "%s/reads.log", g->scratch);
+        rc = run_step(b, &a, list_log, "preprocessor", 1, log);
+        if (rc == BUILD_LIMITED) return rc;
+        /* Fails closed: no list, no build. */
+        int reads = check_reads(b, g, g->emulated ? rewritten : src, deps, log);
+        if (reads != 0 && rc == 0) return reads;
+        if (reads != 0 && access(deps, R_OK) == 0) {
+            free(*log);
+            return reads;
+        }
+        if (rc != 0) {
+            free(*log);
+            *log = strdup("the preprocessor could not read your file: check its #include and "
+                          "#error lines");
+            return -1;
+        }
+    }
+
+    /* Step 4: no inline assembly in host code. */
+    if (graded) {
+        char host[700], name[600];
+        if (g->emulated) snprintf(host, sizeof host, "%s", pre);
+        else find_kept(keep, ".cudafe1.cpp", host, sizeof host);
+        quoted_name(g->submission, name, sizeof name);
+        if (src_check_host_asm(host, name, why, sizeof why) != 0) {
+            *log = strdup(why);
+            return BUILD_REJECTED;
+        }
+    }
+    if (wants_resources) {
+        char ptx[700];
+        find_kept(keep, ".ptx", ptx, sizeof ptx);
+        if (ptx[0]) read_resources(b, g, ptx);
+    }
+    /* Step 5: what it calls and defines. Only graded code is held to the
+     * rules; a solution ladder is the repository's own and may compare
+     * with the vendor libraries. */
+    if (graded) {
         char emu_library[512];
         snprintf(emu_library, sizeof emu_library, "%s/libcudaemu.a", b->emu_dir);
         sym_verdict v = sym_check_object(obj, g->scratch, g->emulated ? emu_library : NULL, spec,
                                          why, sizeof why);
-        if (v == SYM_REJECTED) {
+        if (v == SYM_REJECTED ||
+            (v == SYM_OK && obj_check_definitions(obj, spec->entry, g->emulated, g->scratch, why,
+                                                  sizeof why) != 0)) {
             *log = strdup(why);
             return BUILD_REJECTED;
         }
         snprintf(g->symbols_checked, sizeof g->symbols_checked, "%s",
-                 v == SYM_OK ? "every call on the allowlist" : why);
+                 v == SYM_OK ? "every call on the allowlist; only the entry point and kernels "
+                               "defined" : why);
+        if (obj_hide_all_but_entry(obj, g->scratch) != 0) {
+            *log = strdup("objcopy could not hide the compiled file's names from the grader's");
+            return -1;
+        }
     }
 
-    /* Link with the trusted objects. */
+    /* Step 6: link, the trusted objects first. */
     if (g->emulated) arg(&a, "g++");
     else arg(&a, "%s", b->nvcc);
     if (!g->emulated) arg(&a, "-arch=%s", b->arch);
     arg(&a, "-o");
     arg(&a, "%s", runner);
-    arg(&a, "%s", obj);
     if (add_objects(&a, objects) == 0) {
         args_free(&a);
         *log = malloc(700);
         snprintf(*log, 700, "no trusted objects in %s: run make first", objects);
         return -1;
     }
+    arg(&a, "%s", obj);
     if (g->emulated) {
         arg(&a, "%s/libcudaemu.a", b->emu_dir);
         arg(&a, "-lpthread");
@@ -232,7 +437,7 @@ int build_runner(const build_config *b, grade_ctx *g, char *runner,
     } else {
         for (int i = 0; i < 4 && g->spec->link_flags[i]; i++) arg(&a, "%s", g->spec->link_flags[i]);
     }
-    return run_step(&a, log_path,
-                    "linking failed: does your file define main or a name the grader uses?",
+    return run_step(b, &a, log_path,
+                    "linking failed: does your file define main or a name the grader uses?", 0,
                     log);
 }

@@ -78,7 +78,7 @@ static int run_timing_child(const grade_ctx *g, proto_call *calls, response *rsp
     char *argv[] = {(char *)g->runner, req_path, rsp_path, NULL};
     double limit = spec->time_limit_s.fast > 0 ? spec->time_limit_s.fast : 180;
     if (iso_run(argv, log_path, limit, ir) != 0) return -1;
-    response_read(rsp_path, spec, calls, TIMING_CALLS, rsp);
+    response_read(rsp_path, spec, calls, TIMING_CALLS, req.max_rounds, rsp);
     return 0;
 }
 
@@ -156,6 +156,10 @@ void stage_fast(const grade_ctx *g, stage_result *st)
     if (run_timing_child(g, calls, &rsp, &ir, log_path, sizeof log_path) != 0) {
         st->status = ST_ERROR;
         snprintf(st->summary, sizeof st->summary, "cannot run the timing in %s", g->scratch);
+        return;
+    }
+    if (response_malformed(&rsp, st) || sandbox_stopped(&rsp, st, "the timing")) {
+        response_free(&rsp);
         return;
     }
     if (!rsp.has_timing) {

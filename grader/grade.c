@@ -26,7 +26,8 @@ typedef struct {
         *include_dir, *objects_dir, *probe, *emu_dir, *emu_objects_dir, *secret_file;
     uint64_t seed;
     long mem_limit_mb;
-    int keep, ladder, emulate;
+    iso_limits build;
+    int keep, ladder, emulate, build_only;
 } options;
 
 static void usage(void)
@@ -35,6 +36,7 @@ static void usage(void)
             "usage: grade --lab NN [--submission FILE] [--stage work|right|fast]\n"
             "             [--results FILE.json] [--seed N] [--keep] [--ladder] [--emulate]\n"
             "             [--mem-limit-mb N] [--instructor-seed-file FILE]\n"
+            "             [--build-limits SECONDS,MB,FILE_MB,LOG_KB]\n"
             "             --root DIR --nvcc NVCC --arch SM --include DIR\n"
             "             --objects DIR --probe PROBE [--emu DIR --emu-objects DIR]\n"
             "Normally run through make: make grade LAB=01 [SUBMISSION=...] "
@@ -42,6 +44,10 @@ static void usage(void)
             "--ladder checks and times every rung of solutions/NN-name/ladder.cu\n"
             "(make ladder LAB=NN).\n"
             "--mem-limit-mb stops a submission's process above N MB of host memory.\n"
+            "--build-only builds the submission for the GPU (or with --emulate, the\n"
+            "CPU) and checks its rules, running nothing: no GPU needed.\n"
+            "--build-limits caps every compiler step: wall time, memory, the largest\n"
+            "file written and the messages printed (default 120,4096,64,1024).\n"
             "A hidden instructor seed (the file's contents, or $CUDALAB_INSTRUCTOR_SEED)\n"
             "is mixed into every input; reports show only the public --seed.\n");
 }
@@ -54,6 +60,7 @@ static int parse_options(int argc, char **argv, options *o)
     o->nvcc = "nvcc";
     o->arch = "sm_90";
     o->seed = DEFAULT_SEED;
+    o->build = (iso_limits){120, 4096, 64, 1024};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -74,10 +81,24 @@ static int parse_options(int argc, char **argv, options *o)
         if (!strcmp(a, "--keep")) { o->keep = 1; continue; }
         if (!strcmp(a, "--ladder")) { o->ladder = 1; continue; }
         if (!strcmp(a, "--emulate")) { o->emulate = 1; continue; }
+        if (!strcmp(a, "--build-only")) { o->build_only = 1; continue; }
         if (!strcmp(a, "--seed") && v) {
             char *end;
             o->seed = strtoull(v, &end, 0);
             if (*end) { fprintf(stderr, "grade: --seed takes a number, not %s\n", v); return -1; }
+            i++;
+            continue;
+        }
+        if (!strcmp(a, "--build-limits") && v) {
+            iso_limits *l = &o->build;
+            char tail;
+            if (sscanf(v, "%lf,%ld,%ld,%ld%c", &l->time_s, &l->memory_mb, &l->file_mb, &l->log_kb,
+                       &tail) != 4 || l->time_s <= 0 || l->memory_mb <= 0 || l->file_mb <= 0 ||
+                l->log_kb <= 0) {
+                fprintf(stderr, "grade: --build-limits takes SECONDS,MB,FILE_MB,LOG_KB, "
+                                "four positive numbers, not %s\n", v);
+                return -1;
+            }
             i++;
             continue;
         }
@@ -239,6 +260,10 @@ int main(int argc, char **argv)
 {
     options o;
     if (parse_options(argc, argv, &o) != 0) { usage(); return EXIT_USAGE; }
+    /* No child sees the grader's environment (the instructor's secret is
+     * in it), and none outlives a grading. */
+    iso_set_clean_environment();
+    iso_adopt_orphans();
     grade_ctx g;
     memset(&g, 0, sizeof g);
     g.spec = find_lab(o.lab);
@@ -292,7 +317,7 @@ int main(int argc, char **argv)
     /* Without a GPU, work and right run on the CPU; EMU=1 asks for that
      * even with one. */
     int can_emulate = o.emu_dir && o.emu_objects_dir;
-    g.emulated = can_emulate && (o.emulate || !g.device.ok);
+    g.emulated = can_emulate && (o.emulate || (!g.device.ok && !o.build_only));
     if (o.emulate && !can_emulate) {
         fprintf(stderr, "grade: --emulate needs --emu and --emu-objects\n");
         return finish(&o, &g, st, EXIT_USAGE);
@@ -316,10 +341,10 @@ int main(int argc, char **argv)
     snprintf(emu_objects, sizeof emu_objects, "%s/%s", o.emu_objects_dir ? o.emu_objects_dir : ".",
              g.spec->id);
     build_config b = {o.nvcc, o.arch, o.include_dir, objects, o.emu_dir, emu_objects,
-                      o.ladder ? source_dir : NULL, o.ladder ? grader_dir : NULL};
+                      o.ladder ? source_dir : NULL, o.ladder ? grader_dir : NULL, o.build};
     char *build_log = NULL;
     int built = build_runner(&b, &g, runner, sizeof runner, &build_log);
-    if (built == BUILD_REJECTED) {
+    if (built == BUILD_REJECTED || built == BUILD_LIMITED) {
         report_header(&g);
         st[STAGE_WORK].status = ST_ERROR;
         snprintf(st[STAGE_WORK].summary, sizeof st[STAGE_WORK].summary,
@@ -344,6 +369,12 @@ int main(int argc, char **argv)
         return finish(&o, &g, st, EXIT_USAGE);
     }
     g.runner = runner;
+    if (o.build_only) {
+        report_header(&g);
+        printf("build PASS    compiled and linked; %s\n", g.symbols_checked);
+        skip_rest(st, 0, N_STAGES, "not requested (--build-only)");
+        return finish(&o, &g, st, EXIT_PASSED);
+    }
     /* The build is the toolchain's; from here on children run student code. */
     iso_set_memory_limit_mb(o.mem_limit_mb);
     g.sanitizer = find_sanitizer(o.nvcc, sanitizer, sizeof sanitizer);
@@ -373,7 +404,7 @@ int main(int argc, char **argv)
             needed_gpu = 1;
         } else {
             run[i](&g, &st[i]);
-            if (st[i].status != ST_PASS) code = EXIT_FAILED;
+            if (st[i].status != ST_PASS) code = st[i].malformed ? EXIT_USAGE : EXIT_FAILED;
             if (g.emulated) {
                 size_t len = strlen(st[i].summary);
                 snprintf(st[i].summary + len, sizeof st[i].summary - len,

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "isolate.h"
 #include "lab_spec.h"
 #include "protocol.h"
 #include "resources.h"
@@ -39,6 +40,7 @@ typedef struct {
     char sanitizer[160];
     int has_fast;
     fast_figures fast;
+    int malformed; /* the runner's records could not be trusted: exit 2 */
 } stage_result;
 
 typedef struct {
@@ -85,12 +87,17 @@ typedef struct {
     double *samples; /* timing.n_items x timing.n_rounds, item-major */
     int has_fatal;
     proto_fatal fatal;
-    int malformed;
+    int malformed; /* a record no honest runner writes; see malformed_why */
+    char malformed_why[96];
 } response;
 
-/* response.c */
+/* response.c: every count and string bounds-checked; a record no honest
+ * runner writes sets malformed, and reading stops there. */
 int response_read(const char *path, const lab_spec *spec,
-                  const proto_call *calls, int n_calls, response *r);
+                  const proto_call *calls, int n_calls, int max_rounds, response *r);
+/* Fill the stage for a malformed response: "error: malformed runner
+ * record", which makes the grade exit 2. Returns 1 if it was malformed. */
+int response_malformed(const response *r, stage_result *st);
 void response_free(response *r);
 
 /* judge.c: is one finished call right? Fills the stage on failure and
@@ -109,6 +116,9 @@ void stage_right(const grade_ctx *g, stage_result *st);
 int run_calls(const grade_ctx *g, const char *tag, const proto_call *calls,
               int n, int strict, const char *tool, double limit_s,
               stage_result *st);
+/* The runner's sandbox stopped a system call (rsp's fatal record says
+ * which): fill the stage and return 1. */
+int sandbox_stopped(const response *rsp, stage_result *st, const char *where);
 /* Hazards (errors and warnings) in a racecheck log's summary line. */
 long racecheck_hazards(const char *log);
 void make_calls(const grade_ctx *g, const lab_case_list *cases, int label,
@@ -145,12 +155,15 @@ typedef struct {
      * reference solution instead of repeating it, and the grader's headers
      * for lab_ladder. Never set for grading. */
     const char *source_dir, *grader_dir;
+    /* What each compiler step may use (time, memory, file size, output). */
+    iso_limits limits;
 } build_config;
 /* Compile the submission (with nvcc, or for the CPU when g->emulated),
- * check what it calls, and link the runner into scratch. Returns 0 on
- * success; BUILD_FAILED with the compiler's output in *log, or
- * BUILD_REJECTED with the reason in *log (caller frees). */
-enum { BUILD_FAILED = -1, BUILD_REJECTED = -2 };
+ * check what it reads, calls and defines, and link the runner into
+ * scratch. Returns 0 on success; BUILD_FAILED with the compiler's output
+ * in *log, BUILD_REJECTED with the broken rule in *log, or BUILD_LIMITED
+ * when a step passed a limit (caller frees *log). */
+enum { BUILD_FAILED = -1, BUILD_REJECTED = -2, BUILD_LIMITED = -3 };
 int build_runner(const build_config *b, grade_ctx *g, char *runner,
                  size_t runner_size, char **log);
 

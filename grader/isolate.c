@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -69,7 +71,64 @@ static double iso_now_s(void)
     return (double)t.tv_sec + t.tv_nsec * 1e-9;
 }
 
-static void iso_child(char *const argv[], const char *log_path)
+static int iso_clean_env;
+
+const char *const ISO_KEPT_ENVIRONMENT[] = {
+    "PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES",
+    "CUDA_DEVICE_ORDER", NULL};
+
+void iso_set_clean_environment(void)
+{
+    iso_clean_env = 1;
+}
+
+static int iso_reaper;
+
+int iso_adopt_orphans(void)
+{
+#ifdef PR_SET_CHILD_SUBREAPER
+    iso_reaper = prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0;
+#endif
+    return iso_reaper ? 0 : -1;
+}
+
+/* Kill and reap every child of ours still alive: orphans that left the
+ * process group and were handed to us (iso_adopt_orphans). Only a reaper
+ * runs one child at a time, so any other child is such an orphan. */
+static void iso_end_orphans(void)
+{
+    if (!iso_reaper) return;
+    for (int round = 0; round < 100; round++) {
+        int found = 0;
+        DIR *d = opendir("/proc");
+        if (!d) return;
+        struct dirent *e;
+        while ((e = readdir(d))) {
+            if (!isdigit((unsigned char)e->d_name[0])) continue;
+            char path[300], buf[512];
+            snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+            FILE *f = fopen(path, "r");
+            if (!f) continue;
+            size_t n = fread(buf, 1, sizeof buf - 1, f);
+            fclose(f);
+            buf[n] = 0;
+            char *p = strrchr(buf, ')');
+            long ppid = 0;
+            if (p && sscanf(p + 2, "%*c %ld", &ppid) == 1 && ppid == (long)getpid()) {
+                kill((pid_t)atol(e->d_name), SIGKILL);
+                found = 1;
+            }
+        }
+        closedir(d);
+        while (waitpid(-1, NULL, WNOHANG) > 0) {
+        }
+        if (!found) return;
+        struct timespec nap = {0, 1000 * 1000};
+        nanosleep(&nap, NULL);
+    }
+}
+
+static void iso_child(char *const argv[], const char *log_path, const iso_limits *lim)
 {
     setpgid(0, 0);
     int in = open("/dev/null", O_RDONLY);
@@ -78,47 +137,97 @@ static void iso_child(char *const argv[], const char *log_path)
     dup2(in, STDIN_FILENO);
     dup2(out, STDOUT_FILENO);
     dup2(out, STDERR_FILENO);
+    /* Nothing the grader (or whoever ran it) had open reaches the child:
+     * no lock, no gradebook, no other student's files. */
+    long max_fd = sysconf(_SC_OPEN_MAX);
+    if (max_fd < 0 || max_fd > 65536) max_fd = 65536;
+    for (int fd = STDERR_FILENO + 1; fd < max_fd; fd++) close(fd);
+    if (lim->file_mb > 0) {
+        struct rlimit fs = {(rlim_t)lim->file_mb << 20, (rlim_t)lim->file_mb << 20};
+        setrlimit(RLIMIT_FSIZE, &fs);
+    }
+    signal(SIGXFSZ, SIG_DFL);
+    static char *kept[sizeof ISO_KEPT_ENVIRONMENT / sizeof *ISO_KEPT_ENVIRONMENT];
+    if (iso_clean_env) {
+        int n = 0;
+        for (int i = 0; ISO_KEPT_ENVIRONMENT[i]; i++) {
+            const char *name = ISO_KEPT_ENVIRONMENT[i];
+            const char *v = getenv(name);
+            if (!v) continue;
+            size_t len = strlen(name) + strlen(v) + 2;
+            kept[n] = malloc(len);
+            if (!kept[n]) _exit(127);
+            snprintf(kept[n++], len, "%s=%s", name, v);
+        }
+        kept[n] = NULL;
+        extern char **environ;
+        environ = kept;
+    }
     execvp(argv[0], argv);
     fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
     _exit(127);
 }
 
+static long iso_file_kb(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) == 0 ? (long)(sb.st_size / 1024) : 0;
+}
+
 int iso_run(char *const argv[], const char *log_path, double limit_s,
             iso_result *r)
 {
+    iso_limits lim = {limit_s, iso_memory_limit_mb, 0, 0};
+    return iso_run_with(argv, log_path, &lim, r);
+}
+
+static void iso_stop(pid_t pid, int *status)
+{
+    kill(-pid, SIGKILL);
+    kill(pid, SIGKILL);
+    waitpid(pid, status, 0);
+}
+
+int iso_run_with(char *const argv[], const char *log_path, const iso_limits *lim,
+                 iso_result *r)
+{
     memset(r, 0, sizeof *r);
+    double limit_s = lim->time_s;
     signal(SIGINT, iso_on_interrupt);
     signal(SIGTERM, iso_on_interrupt);
     double t0 = iso_now_s();
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0) return -1;
-    if (pid == 0) iso_child(argv, log_path);
+    if (pid == 0) iso_child(argv, log_path, lim);
     setpgid(pid, pid); /* also here: no race with the child's own call */
     iso_current_group = pid;
     r->started = 1;
 
     int status = 0;
-    double next_memory_check = 0;
-    r->memory_limit_mb = iso_memory_limit_mb;
+    double next_check = 0;
+    r->memory_limit_mb = lim->memory_mb;
+    r->log_limit_kb = lim->log_kb;
+    r->file_limit_mb = lim->file_mb;
     for (;;) {
         pid_t done = waitpid(pid, &status, WNOHANG);
         if (done == pid) break;
         if (done < 0 && errno != EINTR) return -1;
         if (iso_now_s() - t0 > limit_s) {
             r->timed_out = 1;
-            kill(-pid, SIGKILL);
-            kill(pid, SIGKILL);
-            waitpid(pid, &status, 0);
+            iso_stop(pid, &status);
             break;
         }
-        if (iso_memory_limit_mb && iso_now_s() >= next_memory_check) {
-            next_memory_check = iso_now_s() + 0.1;
-            if (iso_group_rss_mb(pid) > iso_memory_limit_mb) {
+        if ((lim->memory_mb || lim->log_kb) && iso_now_s() >= next_check) {
+            next_check = iso_now_s() + 0.05;
+            if (lim->memory_mb && iso_group_rss_mb(pid) > lim->memory_mb) {
                 r->out_of_memory = 1;
-                kill(-pid, SIGKILL);
-                kill(pid, SIGKILL);
-                waitpid(pid, &status, 0);
+                iso_stop(pid, &status);
+                break;
+            }
+            if (lim->log_kb && iso_file_kb(log_path) > lim->log_kb) {
+                r->log_too_big = 1;
+                iso_stop(pid, &status);
                 break;
             }
         }
@@ -127,8 +236,13 @@ int iso_run(char *const argv[], const char *log_path, double limit_s,
     }
     kill(-pid, SIGKILL); /* whatever it left behind */
     iso_current_group = 0;
+    iso_end_orphans();
     r->wall_s = iso_now_s() - t0;
-    if (r->timed_out || r->out_of_memory) return 0;
+    if (r->timed_out || r->out_of_memory || r->log_too_big) return 0;
+    if (WIFSIGNALED(status) && WTERMSIG(status) == SIGXFSZ && lim->file_mb) {
+        r->file_too_big = 1;
+        return 0;
+    }
     if (WIFEXITED(status)) {
         r->exited = 1;
         r->exit_code = WEXITSTATUS(status);
@@ -147,6 +261,10 @@ void iso_describe(const iso_result *r, char *buf, size_t size)
     else if (r->out_of_memory)
         snprintf(buf, size, "stopped after using more than %ld MB of host memory",
                  r->memory_limit_mb);
+    else if (r->log_too_big)
+        snprintf(buf, size, "stopped after printing more than %ld KB", r->log_limit_kb);
+    else if (r->file_too_big)
+        snprintf(buf, size, "stopped when a file it wrote passed %ld MB", r->file_limit_mb);
     else if (r->signaled)
         snprintf(buf, size, "killed by signal %d (%s)", r->signal,
                  strsignal(r->signal));

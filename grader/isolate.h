@@ -1,8 +1,11 @@
-/* isolate.h - run a program in a child process with a time limit.
+/* isolate.h - run a program in a child process with limits.
  *
  * Student code runs only in children: a hang is stopped at the limit, a
  * crash is a signal number, and the grader goes on either way. The child
- * gets its own process group so everything it started dies with it.
+ * gets its own process group so everything it started dies with it, no
+ * descriptor but stdin, stdout and stderr, and (once the grader asks for
+ * it) only a few harmless environment variables. A grader that adopts
+ * orphans also ends every process that left the group.
  */
 #ifndef ISOLATE_H
 #define ISOLATE_H
@@ -18,8 +21,24 @@ typedef struct {
     int timed_out;   /* stopped by us at the limit */
     int out_of_memory; /* stopped by us above the memory limit */
     long memory_limit_mb; /* the limit it ran under (0: none) */
+    int log_too_big;   /* stopped by us: its output passed log_kb */
+    long log_limit_kb;
+    int file_too_big;  /* killed by SIGXFSZ: a file passed file_mb */
+    long file_limit_mb;
     double wall_s;
 } iso_result;
+
+/* What one child may use; 0 means no limit. */
+typedef struct {
+    double time_s;   /* wall-clock seconds */
+    long memory_mb;  /* resident memory, summed over its process group */
+    long file_mb;    /* the largest file it may write (RLIMIT_FSIZE) */
+    long log_kb;     /* its stdout and stderr together */
+} iso_limits;
+
+/* Run argv[0] under the limits; otherwise as iso_run. */
+int iso_run_with(char *const argv[], const char *log_path, const iso_limits *limits,
+                 iso_result *r);
 
 /* Run argv[0] (searched in PATH) with stdout and stderr appended to
  * log_path and stdin from /dev/null. Returns 0 when the child could be run
@@ -28,8 +47,20 @@ int iso_run(char *const argv[], const char *log_path, double limit_s,
             iso_result *r);
 
 /* Host memory (resident, summed over the child's process group) above
- * which later children are stopped; 0, the default, sets no limit. */
+ * which later children run by iso_run are stopped; 0, the default, sets
+ * no limit. */
 void iso_set_memory_limit_mb(long mb);
+
+/* From now on children get only the variables in ISO_KEPT_ENVIRONMENT
+ * (where to find programs and libraries, which GPU, the locale), never
+ * the grader's secrets. */
+void iso_set_clean_environment(void);
+extern const char *const ISO_KEPT_ENVIRONMENT[];
+
+/* Make this process the reaper of its descendants' orphans (Linux), so a
+ * child that forks and leaves its process group is still found and ended
+ * after every run. Returns 0 when the kernel agreed. */
+int iso_adopt_orphans(void);
 
 /* One line that says how it ended: "exit code 1", "killed by SIGSEGV",
  * "timed out after 30 s". */

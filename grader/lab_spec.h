@@ -128,6 +128,9 @@ typedef struct {
 typedef struct {
     const char *prefix; /* "cub::", "cublas" */
     const char *library; /* "CUB", for the message */
+    /* Part of the path of its headers ("/cub/"): including one rejects the
+     * file whatever its symbols are called. */
+    const char *header;
 } lab_forbidden;
 
 typedef struct lab_spec {

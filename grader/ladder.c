@@ -97,7 +97,12 @@ int run_ladder_report(const grade_ctx *g, const char *results)
     proto_call checks[PROTO_MAX_ITEMS];
     for (int r = 0; r < PROTO_MAX_ITEMS; r++) checks[r] = calls[1];
     response rsp;
-    response_read(rsp_path, spec, checks, PROTO_MAX_ITEMS, &rsp);
+    response_read(rsp_path, spec, checks, PROTO_MAX_ITEMS, req.max_rounds, &rsp);
+    if (rsp.malformed) {
+        printf("error: malformed runner record (%s)\n", rsp.malformed_why);
+        response_free(&rsp);
+        return 2;
+    }
     if (!rsp.has_timing) {
         char how[96];
         iso_describe(&ir, how, sizeof how);

@@ -150,6 +150,10 @@ typedef struct {
     char message[512];
 } proto_fatal;
 
+/* A fatal record written when the runner's sandbox stopped a system call
+ * starts with this. */
+#define LOCKDOWN_FATAL "sandbox: your code made the system call "
+
 #ifdef __cplusplus
 }
 #endif

@@ -142,10 +142,22 @@ static int emulator_fault(const char *log, char *summary, size_t size, const cha
     return line != NULL;
 }
 
+int sandbox_stopped(const response *rsp, stage_result *st, const char *where)
+{
+    if (!rsp->has_fatal || strncmp(rsp->fatal.message, LOCKDOWN_FATAL, strlen("sandbox: ")) != 0)
+        return 0;
+    st->status = ST_FAIL;
+    snprintf(st->summary, sizeof st->summary, "stopped at %s: %s", where,
+             rsp->fatal.message + strlen("sandbox: "));
+    sb_printf(&st->details, "hint: the entry point launches kernels and may use the CUDA runtime, "
+                            "the C math library, malloc/free, memcpy/memset and printf\n");
+    return 1;
+}
+
 /* A call that began and never finished: the student's code hung or
  * crashed inside it. */
 static void stopped_during(const grade_ctx *g, const proto_call *call,
-                           const iso_result *ir, const char *log,
+                           const iso_result *ir, const response *rsp, const char *log,
                            stage_result *st)
 {
     const lab_hints *h = &g->spec->hints;
@@ -153,7 +165,9 @@ static void stopped_during(const grade_ctx *g, const proto_call *call,
     describe_call(g, call, where, sizeof where);
     iso_describe(ir, how, sizeof how);
     st->status = ST_FAIL;
-    if (ir->timed_out) {
+    if (sandbox_stopped(rsp, st, where)) {
+        /* the summary names the call */
+    } else if (ir->timed_out) {
         snprintf(st->summary, sizeof st->summary, "%s at %s: a loop that never ends?",
                  how, where);
         sb_printf(&st->details, "hint: %s\n",
@@ -203,14 +217,18 @@ int run_calls(const grade_ctx *g, const char *tag, const proto_call *calls,
     }
 
     response rsp;
-    response_read(rsp_path, g->spec, calls, n, &rsp);
+    response_read(rsp_path, g->spec, calls, n, 0, &rsp);
+    if (response_malformed(&rsp, st)) {
+        response_free(&rsp);
+        return 0;
+    }
     int ok = 1;
     for (int i = 0; i < n && ok; i++) {
         const call_record *rec = &rsp.calls[i];
         if (rec->finished) {
             ok = judge_call(g, &calls[i], rec, strict, st);
         } else if (rec->begun) {
-            stopped_during(g, &calls[i], &ir, log_path, st);
+            stopped_during(g, &calls[i], &ir, &rsp, log_path, st);
             ok = 0;
         } else {
             char how[96];

@@ -93,8 +93,14 @@ static int is_undefined(char type)
  * when none. */
 static int forbidden_index(const char *name, const lab_forbidden *forbidden, int n)
 {
-    for (int i = 0; forbidden && i < n && forbidden[i].prefix; i++)
-        if (starts_with(name, forbidden[i].prefix)) return i;
+    for (int i = 0; forbidden && i < n && forbidden[i].prefix; i++) {
+        /* Also inside another namespace: CUB_WRAPPED_NAMESPACE=x puts CUB
+         * in x::cub. */
+        const char *inner = strstr(name, forbidden[i].prefix);
+        if (starts_with(name, forbidden[i].prefix) ||
+            (inner && inner >= name + 2 && inner[-1] == ':' && inner[-2] == ':'))
+            return i;
+    }
     return n;
 }
 

@@ -54,6 +54,25 @@ unit_tests() {
     fi
 }
 
+# ------------------------------------- the runner's sandbox, call by call
+# tests/sandbox/probe_sandbox.cpp closes the seccomp filter of
+# grader/runner/lockdown.cu in a child and makes one system call at a time.
+sandbox_tests() {
+    local bin=$OUT/probe_sandbox
+    if ! g++ -std=c++17 -O1 -Wno-attributes -Icommon/emu/include -include common/emu/cuda_emu.h \
+        -Igrader -Icommon -x c++ grader/runner/lockdown.cu -x c++ tests/sandbox/probe_sandbox.cpp \
+        -lpthread -o "$bin" >"$OUT/sandbox-build.log" 2>&1; then
+        fail sandbox/build "$(head -n 5 "$OUT/sandbox-build.log")"
+        return
+    fi
+    "$bin" >"$OUT/sandbox.txt" 2>&1
+    local code=$?
+    grep -E '^(PASS|FAIL|SKIP) ' "$OUT/sandbox.txt" | tee -a "$RESULTS"
+    if [ "$code" != 0 ] && ! grep -q '^FAIL ' "$OUT/sandbox.txt"; then
+        fail sandbox/run "the probes stopped with exit code $code: $(tail -n 1 "$OUT/sandbox.txt")"
+    fi
+}
+
 # ------------------------------------------- every .cu compiles with nvcc
 compile_one() {
     local src=$1 obj log
@@ -120,7 +139,7 @@ EOF
     cli_case defines_main 2 "defines main: the grader owns main" -- \
         "${GRADE[@]}" --lab 01 --submission "$bad/defines_main.cu"
     # The allowlist reads the object nvcc built, GPU or not.
-    cli_case forbidden_library_named 2 "uses CUB (cub::.*this lab forbids it" -- \
+    cli_case forbidden_library_named 2 "from CUB: this lab forbids it" -- \
         "${GRADE[@]}" --lab 04 --submission tests/wrong/04-reduction/calls_cub__work.cu
     cli_case file_call_rejected 2 "calls fclose, which is not on the allowlist" -- \
         "${GRADE[@]}" --lab 01 --submission tests/wrong/01-vector-add/reads_answers_from_a_file__work.cu
@@ -444,6 +463,7 @@ fi
 # a lent GPU, after the CPU parts passed elsewhere); the default is all.
 part() { [ -z "${TEST_PARTS:-}" ] || [[ " $TEST_PARTS " == *" $1 "* ]]; }
 part unit && unit_tests
+part sandbox && sandbox_tests
 part compile && compile_all
 part cli && cli_tests
 part class && { HAVE_GPU=$HAVE_GPU BUILD=$BUILD CC=$CC bash tests/class/run.sh "$OUT/class" 2>&1 |

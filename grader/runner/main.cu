@@ -86,6 +86,12 @@ int main(int argc, char **argv)
      * really put on the stream it was given. */
     cudaStream_t stream;
     RUNNER_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    /* Everything the runner itself needs from the system is open now (the
+     * context, its helper threads, the response file): close the sandbox
+     * before the first student instruction runs. */
+    RUNNER_CHECK(cudaDeviceSynchronize());
+    const char *why = lockdown(rsp_file);
+    if (why) rsp_fatal("the grader's sandbox could not be closed: %s", why);
 
     if (req.mode == MODE_TIMING || req.mode == MODE_LADDER) {
         int want = req.mode == MODE_TIMING ? 3 : 2;

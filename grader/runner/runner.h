@@ -48,6 +48,13 @@ void rsp_write(proto_rec_kind kind, int call_index, const void *payload,
                       cudaGetErrorString(runner_err_));                       \
     } while (0)
 
+/* lockdown.cu: close the sandbox around this process (seccomp) once CUDA
+ * is up and before any student code runs. A call the sandbox stops ends
+ * the run with a REC_FATAL whose message starts with LOCKDOWN_FATAL and
+ * exit code RUNNER_EXIT_SANDBOX. Returns NULL, or why it could not. */
+const char *lockdown(FILE *response);
+enum { RUNNER_EXIT_SANDBOX = 72 };
+
 void buffers_create(buffer_set *set, const proto_call *call);
 void buffers_fill(buffer_set *set, const proto_call *call);
 void buffers_destroy(buffer_set *set);

@@ -166,7 +166,7 @@ const lab_spec LAB_04_REDUCTION = {
     .sanitizers = SAN_RACECHECK | SAN_SYNCCHECK,
     .misalign = 1,
     /* The reduction is the lesson; CUB and Thrust would do it for you. */
-    .forbidden = {{"cub::", "CUB"}, {"thrust::", "Thrust"}},
+    .forbidden = {{"cub::", "CUB", "/cub/"}, {"thrust::", "Thrust", "/thrust/"}},
     .fast = {
         .timed = {.dims = {1 << 26}}, /* 256 MiB read per call: 5x the H100's L2 */
         /* gamma_n is infinite from n = 2^24 on (n*u >= 1: a serial float sum

@@ -172,7 +172,7 @@ const lab_spec LAB_05_DOT_PRODUCT = {
     .sanitizers = SAN_RACECHECK | SAN_SYNCCHECK,
     .misalign = 1,
     /* The ladder compares with these; a submission must not call them. */
-    .forbidden = {{"cublas", "cuBLAS"}, {"thrust::", "Thrust"}, {"cub::", "CUB"}},
+    .forbidden = {{"cublas", "cuBLAS", "/cublas"}, {"thrust::", "Thrust", "/thrust/"}, {"cub::", "CUB", "/cub/"}},
     .fast = {
         .timed = {.dims = {1 << 26}}, /* 512 MiB read per call: 10x the H100's L2 */
         .baseline = "one atomicAdd per element",

@@ -335,7 +335,7 @@ const lab_spec LAB_06_HISTOGRAM_RDF = {
                        "per-offset shared 3.4x; see labs/06-histogram-rdf/README.md",
     },
     /* CUB's DeviceHistogram is a rung of the ladder, not a submission. */
-    .forbidden = {{"cub::", "CUB"}, {"thrust::", "Thrust"}},
+    .forbidden = {{"cub::", "CUB", "/cub/"}, {"thrust::", "Thrust", "/thrust/"}},
     .link_flags = {NULL},
     .hints = {
         .never_written = "d_hist must be written even when n < 2 (all zeros then): zero it "

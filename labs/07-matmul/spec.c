@@ -247,7 +247,7 @@ const lab_spec LAB_07_MATMUL = {
                        "labs/07-matmul/README.md",
     },
     /* cuBLAS is the roof the fast stage measures against, never the answer. */
-    .forbidden = {{"cublas", "cuBLAS"}, {"cub::", "CUB"}, {"thrust::", "Thrust"}},
+    .forbidden = {{"cublas", "cuBLAS", "/cublas"}, {"cub::", "CUB", "/cub/"}, {"thrust::", "Thrust", "/thrust/"}},
     .link_flags = {"-lcublas"},
     .hints = {
         .never_written = "every C[i][j] must be written, with 0 when k == 0: does your grid "

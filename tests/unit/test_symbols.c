@@ -4,7 +4,7 @@
 #include "check.h"
 #include "symbols.h"
 
-static const lab_forbidden NO_CUB[4] = {{"cub::", "CUB"}, {"cublas", "cuBLAS"}};
+static const lab_forbidden NO_CUB[4] = {{"cub::", "CUB", "/cub/"}, {"cublas", "cuBLAS", "/cublas"}};
 
 static int allowed(char type, const char *name)
 {

@@ -1,13 +1,16 @@
 /* CUDA declaration specifiers as seen by the host compiler.
  * Every function becomes an ordinary C++ function; the emulator decides at
- * launch time which thread runs it. */
+ * launch time which thread runs it. Kernels, device functions and device
+ * variables get protected visibility: nothing changes for the program, but
+ * the grader (grader/object_rules.c) can tell them from host code that
+ * should have been static, as it can from nvcc's stubs on the GPU. */
 #ifndef EMU_KEYWORDS_H
 #define EMU_KEYWORDS_H
 
-#define __global__
-#define __device__
+#define __global__ __attribute__((visibility("protected")))
+#define __device__ __attribute__((visibility("protected")))
 #define __host__
-#define __constant__
+#define __constant__ __attribute__((visibility("protected")))
 #define __managed__
 #define __grid_constant__
 #define __device_builtin__

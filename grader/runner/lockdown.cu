@@ -1,0 +1,257 @@
+/* lockdown.cu - the runner's sandbox, closed before any student code runs.
+ *
+ * The runner shares its process with the submission, so once the CUDA
+ * context, the grader's stream and the response file exist, a seccomp
+ * filter takes away what graded code has no business doing. It is
+ * inherited by every thread created afterwards, and no filter can be
+ * removed once set.
+ *
+ *   stopped (SIGSYS, reported):  starting or changing processes (fork,
+ *       clone without CLONE_THREAD, exec, setsid, setpgid, ptrace, reading
+ *       or writing another process's memory, signalling another process),
+ *       namespaces, mounts, kernel modules, BPF, io_uring (which could open
+ *       files behind the filter's back), raising limits, changing users;
+ *   refused (EACCES): opening, creating, renaming or deleting files,
+ *       sockets and connections. The CUDA libraries may still try some of
+ *       these on their own; they see an ordinary error.
+ *
+ * Everything else (memory, ioctl on the GPU's device files, futexes,
+ * clocks, writing to descriptors already open) stays allowed: the driver
+ * needs it. grader/SECURITY.md says what this stops and what it cannot.
+ */
+#include <errno.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sched.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "runner.h"
+
+#if defined(__x86_64__)
+#define LOCKDOWN_ARCH AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define LOCKDOWN_ARCH AUDIT_ARCH_AARCH64
+#endif
+
+typedef struct {
+    long nr;
+    const char *name, *why;
+} denied_call;
+
+#define DENY(call, why) {__NR_##call, #call, why}
+static const char START[] = "starts or changes processes";
+static const char REACH[] = "reaches into another process";
+static const char SYSTEM[] = "changes the machine";
+
+/* Stopped at once, with a report. */
+static const denied_call STOPPED[] = {
+#ifdef __NR_fork
+    DENY(fork, START), DENY(vfork, START),
+#endif
+    DENY(execve, START), DENY(execveat, START), DENY(setsid, START), DENY(setpgid, START),
+    DENY(unshare, START), DENY(setns, START),
+    DENY(ptrace, REACH), DENY(process_vm_readv, REACH), DENY(process_vm_writev, REACH),
+#ifdef __NR_pidfd_getfd
+    DENY(pidfd_open, REACH), DENY(pidfd_getfd, REACH), DENY(pidfd_send_signal, REACH),
+#endif
+    DENY(kcmp, REACH), DENY(tkill, REACH), DENY(rt_sigqueueinfo, REACH),
+    DENY(rt_tgsigqueueinfo, REACH),
+    DENY(io_uring_setup, "opens files behind the sandbox"),
+    DENY(io_uring_enter, "opens files behind the sandbox"),
+    DENY(io_uring_register, "opens files behind the sandbox"),
+    DENY(mount, SYSTEM), DENY(umount2, SYSTEM), DENY(pivot_root, SYSTEM), DENY(chroot, SYSTEM),
+    DENY(reboot, SYSTEM), DENY(kexec_load, SYSTEM), DENY(init_module, SYSTEM),
+    DENY(finit_module, SYSTEM), DENY(delete_module, SYSTEM), DENY(bpf, SYSTEM),
+    DENY(perf_event_open, SYSTEM), DENY(keyctl, SYSTEM), DENY(add_key, SYSTEM),
+    DENY(request_key, SYSTEM), DENY(userfaultfd, SYSTEM), DENY(swapon, SYSTEM),
+    DENY(swapoff, SYSTEM), DENY(sethostname, SYSTEM), DENY(setdomainname, SYSTEM),
+    DENY(acct, SYSTEM), DENY(quotactl, SYSTEM), DENY(syslog, SYSTEM), DENY(vhangup, SYSTEM),
+    DENY(setuid, SYSTEM), DENY(setgid, SYSTEM), DENY(setreuid, SYSTEM), DENY(setregid, SYSTEM),
+    DENY(setresuid, SYSTEM), DENY(setresgid, SYSTEM), DENY(setfsuid, SYSTEM),
+    DENY(setfsgid, SYSTEM), DENY(setgroups, SYSTEM), DENY(capset, SYSTEM),
+    DENY(personality, SYSTEM), DENY(name_to_handle_at, SYSTEM),
+    DENY(open_by_handle_at, SYSTEM), DENY(fanotify_init, SYSTEM),
+#ifdef __NR_setrlimit
+    DENY(setrlimit, SYSTEM),
+#endif
+#ifdef __NR_iopl
+    DENY(iopl, SYSTEM), DENY(ioperm, SYSTEM),
+#endif
+};
+
+/* Refused with EACCES. */
+static const long REFUSED[] = {
+#ifdef __NR_open
+    __NR_open, __NR_creat, __NR_unlink, __NR_rename, __NR_link, __NR_symlink, __NR_mkdir,
+    __NR_rmdir, __NR_mknod, __NR_chmod, __NR_chown, __NR_lchown, __NR_utime, __NR_utimes,
+    __NR_futimesat,
+#endif
+#ifdef __NR_openat2
+    __NR_openat2,
+#endif
+    __NR_openat, __NR_truncate, __NR_ftruncate, __NR_unlinkat, __NR_renameat,
+    __NR_renameat2, __NR_linkat, __NR_symlinkat, __NR_mkdirat, __NR_mknodat, __NR_fchmod,
+    __NR_fchmodat, __NR_fchown, __NR_fchownat, __NR_utimensat, __NR_socket, __NR_socketpair,
+    __NR_connect, __NR_bind, __NR_listen, __NR_accept, __NR_accept4,
+};
+
+enum { N_STOPPED = sizeof STOPPED / sizeof *STOPPED, N_REFUSED = sizeof REFUSED / sizeof *REFUSED };
+
+static int response_fd = -1;
+
+/* Async-signal-safe enough for a process about to end: one record, then
+ * _exit. The handler cannot be replaced (rt_sigaction on SIGSYS is itself
+ * stopped) and the filter cannot be lifted. */
+static void on_denied_call(int, siginfo_t *info, void *)
+{
+    const char *name = "a forbidden call", *why = "is outside what graded code may do";
+    for (int i = 0; i < N_STOPPED; i++)
+        if (STOPPED[i].nr == info->si_syscall) name = STOPPED[i].name, why = STOPPED[i].why;
+    if (info->si_syscall == __NR_clone || info->si_syscall == __NR_kill ||
+        info->si_syscall == __NR_tgkill)
+        why = info->si_syscall == __NR_clone ? START : REACH;
+    if (info->si_syscall == __NR_rt_sigaction) why = "takes over the sandbox's own signal";
+    if (info->si_syscall == __NR_prlimit64) why = SYSTEM;
+    struct {
+        proto_rec_head head;
+        proto_fatal fatal;
+    } rec;
+    memset(&rec, 0, sizeof rec);
+    rec.head.magic = PROTO_MAGIC;
+    rec.head.kind = REC_FATAL;
+    rec.head.call_index = -1;
+    snprintf(rec.fatal.message, sizeof rec.fatal.message,
+             "%s%s (system call %d), which %s: graded code may only compute", LOCKDOWN_FATAL,
+             info->si_syscall == __NR_clone ? "clone" : info->si_syscall == __NR_kill ? "kill"
+             : info->si_syscall == __NR_tgkill ? "tgkill" : info->si_syscall == __NR_rt_sigaction
+             ? "rt_sigaction(SIGSYS)" : info->si_syscall == __NR_prlimit64 ? "prlimit64" : name,
+             info->si_syscall, why);
+    if (response_fd >= 0) {
+        ssize_t unused = write(response_fd, &rec, sizeof rec);
+        (void)unused;
+    }
+    _exit(RUNNER_EXIT_SANDBOX);
+}
+
+/* Offsets into struct seccomp_data. */
+enum {
+    AT_NR = offsetof(struct seccomp_data, nr),
+    AT_ARCH = offsetof(struct seccomp_data, arch),
+    AT_ARG0 = offsetof(struct seccomp_data, args[0]),
+    AT_ARG2 = offsetof(struct seccomp_data, args[2]),
+};
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+enum { LOW = 0, HIGH = 4 };
+#else
+enum { LOW = 4, HIGH = 0 };
+#endif
+
+typedef struct {
+    int n;
+    struct sock_filter f[256];
+} program;
+
+static void op(program *p, unsigned short code, unsigned k, unsigned char jt, unsigned char jf)
+{
+    if (p->n < (int)(sizeof p->f / sizeof *p->f)) p->f[p->n++] = (struct sock_filter){code, jt, jf, k};
+    else p->n++; /* too long: lockdown() refuses it */
+}
+static void load(program *p, unsigned at) { op(p, BPF_LD | BPF_W | BPF_ABS, at, 0, 0); }
+static void ret(program *p, unsigned what) { op(p, BPF_RET | BPF_K, what, 0, 0); }
+/* if (A == k) return what; */
+static void if_eq_ret(program *p, unsigned k, unsigned what)
+{
+    op(p, BPF_JMP | BPF_JEQ | BPF_K, k, 0, 1);
+    ret(p, what);
+}
+
+static const unsigned ALLOW = SECCOMP_RET_ALLOW, TRAP = SECCOMP_RET_TRAP;
+
+/* A call allowed only when its first argument (a pid) is this process:
+ * nr == A ? (arg0 == pid ? allow : trap) : go on. */
+static void only_self(program *p, long nr, unsigned pid)
+{
+    op(p, BPF_JMP | BPF_JEQ | BPF_K, (unsigned)nr, 0, 6);
+    load(p, AT_ARG0 + HIGH);
+    op(p, BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 2);
+    load(p, AT_ARG0 + LOW);
+    op(p, BPF_JMP | BPF_JEQ | BPF_K, pid, 1, 0);
+    ret(p, TRAP);
+    ret(p, ALLOW);
+    load(p, AT_NR);
+}
+
+const char *lockdown(FILE *response)
+{
+#ifndef LOCKDOWN_ARCH
+    (void)response;
+    return "this processor is not one the sandbox knows (x86-64, arm64)";
+#else
+    response_fd = fileno(response);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_denied_call;
+    sa.sa_flags = SA_SIGINFO;
+    if (sigaction(SIGSYS, &sa, NULL) != 0) return "cannot catch SIGSYS";
+
+    static program p;
+    p.n = 0;
+    load(&p, AT_ARCH);
+    op(&p, BPF_JMP | BPF_JEQ | BPF_K, LOCKDOWN_ARCH, 1, 0);
+    ret(&p, SECCOMP_RET_KILL_PROCESS);
+    load(&p, AT_NR);
+#if defined(__x86_64__)
+    /* The x32 numbering would slip past every number below. */
+    op(&p, BPF_JMP | BPF_JGE | BPF_K, 0x40000000u, 0, 1);
+    ret(&p, TRAP);
+#endif
+    for (int i = 0; i < N_STOPPED; i++) if_eq_ret(&p, (unsigned)STOPPED[i].nr, TRAP);
+    for (int i = 0; i < N_REFUSED; i++)
+        if_eq_ret(&p, (unsigned)REFUSED[i], SECCOMP_RET_ERRNO | (EACCES & SECCOMP_RET_DATA));
+    /* clone3 passes its flags in memory the filter cannot read: glibc falls
+     * back to clone, whose flags it can. */
+#ifdef __NR_clone3
+    if_eq_ret(&p, __NR_clone3, SECCOMP_RET_ERRNO | (ENOSYS & SECCOMP_RET_DATA));
+#endif
+    /* clone: threads only. */
+    op(&p, BPF_JMP | BPF_JEQ | BPF_K, __NR_clone, 0, 4);
+    load(&p, AT_ARG0 + LOW);
+    op(&p, BPF_JMP | BPF_JSET | BPF_K, CLONE_THREAD, 0, 1);
+    ret(&p, ALLOW);
+    ret(&p, TRAP);
+    /* Signals: to this process only. */
+    unsigned pid = (unsigned)getpid();
+    only_self(&p, __NR_kill, pid);
+    only_self(&p, __NR_tgkill, pid);
+    /* SIGSYS stays the sandbox's. */
+    op(&p, BPF_JMP | BPF_JEQ | BPF_K, __NR_rt_sigaction, 0, 4);
+    load(&p, AT_ARG0 + LOW);
+    op(&p, BPF_JMP | BPF_JEQ | BPF_K, SIGSYS, 0, 1);
+    ret(&p, TRAP);
+    load(&p, AT_NR);
+    /* Limits may be read, never set. */
+    op(&p, BPF_JMP | BPF_JEQ | BPF_K, __NR_prlimit64, 0, 6);
+    load(&p, AT_ARG2 + LOW);
+    op(&p, BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 2);
+    load(&p, AT_ARG2 + HIGH);
+    op(&p, BPF_JMP | BPF_JEQ | BPF_K, 0, 1, 0);
+    ret(&p, TRAP);
+    ret(&p, ALLOW);
+    ret(&p, ALLOW);
+    if (p.n > (int)(sizeof p.f / sizeof *p.f)) return "the filter is too long";
+
+    struct sock_fprog prog = {(unsigned short)p.n, p.f};
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return strerror(errno);
+    if (syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) != 0 &&
+        prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0)
+        return strerror(errno);
+    return NULL;
+#endif
+}
