@@ -143,6 +143,14 @@ static int run_step(const build_config *b, arg_list *a, const char *log_path,
     args_free(a);
     if (ok) return 0;
     char how[96];
+    /* A tool the compiler ran (the assembler) may be the one that passed
+     * the file limit; the compiler then only says so in words. */
+    char *said = iso_log_tail(log_path, 64 * 1024);
+    if (said && strstr(said, "File size limit exceeded") && b->limits.file_mb) {
+        ir.file_too_big = 1;
+        ir.file_limit_mb = b->limits.file_mb;
+    }
+    free(said);
     iso_describe(&ir, how, sizeof how);
     int limit_hit = ir.timed_out || ir.out_of_memory || ir.log_too_big || ir.file_too_big;
     char *tail = quiet || limit_hit ? NULL : iso_log_tail(log_path, 6000);

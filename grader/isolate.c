@@ -256,15 +256,16 @@ int iso_run_with(char *const argv[], const char *log_path, const iso_limits *lim
 
 void iso_describe(const iso_result *r, char *buf, size_t size)
 {
-    if (r->timed_out)
+    if (r->file_too_big)
+        snprintf(buf, size, "stopped when a file it wrote passed %ld MB", r->file_limit_mb);
+    else if (r->timed_out)
         snprintf(buf, size, "timed out after %.0f s", r->wall_s);
     else if (r->out_of_memory)
         snprintf(buf, size, "stopped after using more than %ld MB of host memory",
                  r->memory_limit_mb);
     else if (r->log_too_big)
         snprintf(buf, size, "stopped after printing more than %ld KB", r->log_limit_kb);
-    else if (r->file_too_big)
-        snprintf(buf, size, "stopped when a file it wrote passed %ld MB", r->file_limit_mb);
+
     else if (r->signaled)
         snprintf(buf, size, "killed by signal %d (%s)", r->signal,
                  strsignal(r->signal));

@@ -356,6 +356,78 @@ hidden_seed_one() {
 }
 export -f hidden_seed_one
 
+# ------------------------------------------------- the attack corpus
+# tests/attacks/LAB/NAME__OUTCOME.cu, each written against the grader as a
+# student who has read it would (grader/SECURITY.md). OUTCOME is
+#   rejected  the build refuses it (exit 2) with the sentence on its line
+#             "EXPECT: ..."; tried with the GPU toolchain (--build-only, no
+#             GPU needed) and in the CPU emulation;
+#   work      it fails work with the EXPECT sentence (the sandbox stops it);
+#   passes    the attack gains nothing: the file passes work and right (it is
+#             written to fail if the attack had worked).
+# Small build limits keep the resource attacks fast.
+ATTACK_LIMITS=30,1024,16,1024
+attack_one() {
+    local file=$1 lab name outcome expect seed log code got
+    lab=$(basename "$(dirname "$file")")
+    name=$(basename "$file" .cu)
+    outcome=${name##*__}
+    expect=$(grep -m 1 -o 'EXPECT: .*' "$file" | cut -c9-)
+    seed=$(instructor_seed_of "$file")
+    log=$OUT/attack-$lab-$name
+    case $outcome in
+    rejected)
+        grade --lab "$lab" --submission "$file" --build-only --build-limits "$ATTACK_LIMITS" \
+            >"$log-gpu.log" 2>&1
+        code=$?
+        if [ "$code" = 2 ] && grep -qF -- "$expect" "$log-gpu.log"; then
+            echo "PASS attack/$lab/$name/gpu-build"
+        else
+            echo "FAIL attack/$lab/$name/gpu-build: exit $code, wanted 2 and '$expect': $(grep -E '^(work|build) ' "$log-gpu.log" | head -c 300)"
+        fi
+        grade --emu "$BUILD/emu" --emu-objects "$BUILD/emu/trusted" --emulate --lab "$lab" \
+            --submission "$file" --stage work --build-limits "$ATTACK_LIMITS" >"$log-emu.log" 2>&1
+        code=$?
+        if [ "$code" = 2 ] && grep -qE '^work  ERROR' "$log-emu.log"; then
+            echo "PASS attack/$lab/$name/emulation"
+        else
+            echo "FAIL attack/$lab/$name/emulation: exit $code, wanted a rejection: $(grep -E '^work ' "$log-emu.log" | head -c 300)"
+        fi
+        ;;
+    work | passes)
+        local want="fail skipped skipped" stage=work
+        [ "$outcome" = passes ] && want="pass pass skipped" && stage=right
+        CUDALAB_INSTRUCTOR_SEED=$seed emu_grade "$log.json" "$lab" "$file" "$stage"
+        got=$(stages_of "$log.json")
+        if [ "$got" = "$want" ] && { [ -z "$expect" ] || grep -qF -- "$expect" "$log.log"; }; then
+            echo "PASS attack/$lab/$name/emulation"
+        else
+            echo "FAIL attack/$lab/$name/emulation: stages '$got', wanted '$want' and '$expect': $(grep -E '^(work|right) ' "$log.log" | head -c 300)"
+        fi
+        if [ "$HAVE_GPU" = 0 ]; then
+            echo "SKIP attack/$lab/$name/gpu: needs a GPU ($GPU_REASON)"
+            return
+        fi
+        CUDALAB_INSTRUCTOR_SEED=$seed grade --lab "$lab" --submission "$file" --stage "$stage" \
+            --results "$log-gpu.json" >"$log-gpu.log" 2>&1
+        got=$(stages_of "$log-gpu.json")
+        if [ "$got" = "$want" ] && { [ -z "$expect" ] || grep -qF -- "$expect" "$log-gpu.log"; }; then
+            echo "PASS attack/$lab/$name/gpu"
+        else
+            echo "FAIL attack/$lab/$name/gpu: stages '$got', wanted '$want' and '$expect': $(grep -E '^(work|right) ' "$log-gpu.log" | head -c 300)"
+        fi
+        ;;
+    *) echo "FAIL attack/$lab/$name: the name must end in __rejected, __work or __passes" ;;
+    esac
+}
+export -f attack_one
+export ATTACK_LIMITS HAVE_GPU GPU_REASON
+
+attack_tests() {
+    ls tests/attacks/*/*.cu | OUT=$OUT xargs -r -P "$(nproc)" -I{} bash -c 'attack_one "$@"' _ {} |
+        sort | tee -a "$RESULTS"
+}
+
 emu_tests() {
     list_cases | OUT=$OUT xargs -r -P "$(nproc)" -L 1 bash -c 'hidden_seed_one "$@"' _ | sort | tee -a "$RESULTS"
     list_cases | OUT=$OUT xargs -r -P "$(nproc)" -L 1 bash -c 'emu_one "$@"' _ | sort | tee -a "$RESULTS"
@@ -469,6 +541,7 @@ part cli && cli_tests
 part class && { HAVE_GPU=$HAVE_GPU BUILD=$BUILD CC=$CC bash tests/class/run.sh "$OUT/class" 2>&1 |
     grep -E '^(PASS|FAIL|SKIP) ' | tee -a "$RESULTS"; } # grader/class
 part emulation && emulation_tests
+part attacks && attack_tests
 part emu && emu_tests
 part slides && slides_tests
 part e2e && e2e_tests

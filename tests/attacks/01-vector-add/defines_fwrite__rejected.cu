@@ -1,0 +1,21 @@
+// ATTACK: replace the runner's fwrite, so its reports (stray writes, changed
+// inputs, timing samples) pass through the submission first.
+// EXPECT: defines fwrite, which has external linkage
+#include <stdio.h>
+#include <string.h>
+extern "C" size_t fwrite(const void *p, size_t size, size_t n, FILE *f)
+{ (void)p; (void)size; (void)f; return n; }
+#include <cuda_runtime.h>
+
+__global__ void add(const float *a, const float *b, float *c, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) c[i] = a[i] + b[i];
+}
+
+extern "C" cudaError_t vector_add(const float *d_a, const float *d_b, float *d_c, int n,
+                                  cudaStream_t stream)
+{
+    if (n > 0) add<<<(n + 255) / 256, 256, 0, stream>>>(d_a, d_b, d_c, n);
+    return cudaGetLastError();
+}

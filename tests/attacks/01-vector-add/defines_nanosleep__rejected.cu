@@ -1,0 +1,19 @@
+// ATTACK: replace nanosleep, which the runner uses to hold the default stream
+// (a kernel on the wrong stream would then finish in time).
+// EXPECT: defines nanosleep, which has external linkage
+#include <time.h>
+extern "C" int nanosleep(const struct timespec *, struct timespec *) { return 0; }
+#include <cuda_runtime.h>
+
+__global__ void add(const float *a, const float *b, float *c, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) c[i] = a[i] + b[i];
+}
+
+extern "C" cudaError_t vector_add(const float *d_a, const float *d_b, float *d_c, int n,
+                                  cudaStream_t stream)
+{
+    if (n > 0) add<<<(n + 255) / 256, 256, 0, stream>>>(d_a, d_b, d_c, n);
+    return cudaGetLastError();
+}

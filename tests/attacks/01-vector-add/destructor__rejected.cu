@@ -1,0 +1,20 @@
+// ATTACK: code that runs after the runner's last record, when nothing checks
+// it any more.
+// EXPECT: fini_array section: code that runs before main or after exit
+static void late(void) __attribute__((destructor, used));
+static volatile int touched;
+static void late(void) { touched = 1; }
+#include <cuda_runtime.h>
+
+__global__ void add(const float *a, const float *b, float *c, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) c[i] = a[i] + b[i];
+}
+
+extern "C" cudaError_t vector_add(const float *d_a, const float *d_b, float *d_c, int n,
+                                  cudaStream_t stream)
+{
+    if (n > 0) add<<<(n + 255) / 256, 256, 0, stream>>>(d_a, d_b, d_c, n);
+    return cudaGetLastError();
+}

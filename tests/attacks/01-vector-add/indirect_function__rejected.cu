@@ -1,0 +1,20 @@
+// ATTACK: a GNU indirect function: its resolver runs while the program is
+// loaded, long before the sandbox closes.
+// EXPECT: is an indirect function
+static int real_helper(int x) { return x; }
+extern "C" { static void *resolve_helper(void) { return (void *)real_helper; } }
+static int helper(int) __attribute__((ifunc("resolve_helper"), used));
+#include <cuda_runtime.h>
+
+__global__ void add(const float *a, const float *b, float *c, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) c[i] = a[i] + b[i];
+}
+
+extern "C" cudaError_t vector_add(const float *d_a, const float *d_b, float *d_c, int n,
+                                  cudaStream_t stream)
+{
+    if (n > 0) add<<<(n + 255) / 256, 256, 0, stream>>>(d_a, d_b, d_c, n);
+    return cudaGetLastError();
+}

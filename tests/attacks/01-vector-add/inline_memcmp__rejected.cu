@@ -1,0 +1,20 @@
+// ATTACK: an inline C function is a weak, mergeable definition: memcmp
+// compares the inputs after each call, so this one says 'unchanged' always.
+// EXPECT: inline function with a C name
+#include <stddef.h>
+extern "C" __attribute__((noinline)) inline int memcmp(const void *, const void *, size_t) { return 0; }
+static int (*volatile keep)(const void *, const void *, size_t) = memcmp;
+#include <cuda_runtime.h>
+
+__global__ void add(const float *a, const float *b, float *c, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) c[i] = a[i] + b[i];
+}
+
+extern "C" cudaError_t vector_add(const float *d_a, const float *d_b, float *d_c, int n,
+                                  cudaStream_t stream)
+{
+    if (n > 0) add<<<(n + 255) / 256, 256, 0, stream>>>(d_a, d_b, d_c, n);
+    return cudaGetLastError();
+}

@@ -1,0 +1,18 @@
+// NOT AN ATTACK, but the same rule: a host helper with external linkage could
+// take a trusted name; the report says to make it static.
+// EXPECT: has external linkage: make it static
+int div_up(int a, int b) { return (a + b - 1) / b; }
+#include <cuda_runtime.h>
+
+__global__ void add(const float *a, const float *b, float *c, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) c[i] = a[i] + b[i];
+}
+
+extern "C" cudaError_t vector_add(const float *d_a, const float *d_b, float *d_c, int n,
+                                  cudaStream_t stream)
+{
+    if (n > 0) add<<<(n + 255) / 256, 256, 0, stream>>>(d_a, d_b, d_c, n);
+    return cudaGetLastError();
+}
