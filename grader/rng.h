@@ -30,6 +30,37 @@ static inline uint64_t rng_derive(uint64_t seed, uint64_t label)
     return rng_next(&r);
 }
 
+/* A keyed one-way mix (SipHash-2-4 of the label under the key): unlike
+ * rng_derive, its output does not give the key back, so seeds handed to the
+ * runner (which shares a process with student code) reveal nothing about
+ * the instructor's secret behind the key. */
+static inline uint64_t rng_rotl(uint64_t x, int b) { return (x << b) | (x >> (64 - b)); }
+static inline uint64_t rng_keyed(uint64_t key, uint64_t label)
+{
+    uint64_t k0 = key, k1 = key ^ 0x2f0b5e8a1c3d4967ull;
+    uint64_t v0 = k0 ^ 0x736f6d6570736575ull, v1 = k1 ^ 0x646f72616e646f6dull,
+             v2 = k0 ^ 0x6c7967656e657261ull, v3 = k1 ^ 0x7465646279746573ull;
+    uint64_t words[2] = {label, (uint64_t)8 << 56};
+    for (int w = 0; w < 2; w++) {
+        v3 ^= words[w];
+        for (int r = 0; r < 2; r++) {
+            v0 += v1; v1 = rng_rotl(v1, 13); v1 ^= v0; v0 = rng_rotl(v0, 32);
+            v2 += v3; v3 = rng_rotl(v3, 16); v3 ^= v2;
+            v0 += v3; v3 = rng_rotl(v3, 21); v3 ^= v0;
+            v2 += v1; v1 = rng_rotl(v1, 17); v1 ^= v2; v2 = rng_rotl(v2, 32);
+        }
+        v0 ^= words[w];
+    }
+    v2 ^= 0xff;
+    for (int r = 0; r < 4; r++) {
+        v0 += v1; v1 = rng_rotl(v1, 13); v1 ^= v0; v0 = rng_rotl(v0, 32);
+        v2 += v3; v3 = rng_rotl(v3, 16); v3 ^= v2;
+        v0 += v3; v3 = rng_rotl(v3, 21); v3 ^= v0;
+        v2 += v1; v1 = rng_rotl(v1, 17); v1 ^= v2; v2 = rng_rotl(v2, 32);
+    }
+    return v0 ^ v1 ^ v2 ^ v3;
+}
+
 /* Uniform in [0, 1) with 24 random bits: exactly representable as float. */
 static inline double rng_unit(rng_t *r)
 {

@@ -24,6 +24,14 @@ static double limit_or(double spec_s, double default_s)
     return spec_s > 0 ? spec_s : default_s;
 }
 
+/* The seed of one call's inputs. With an instructor's secret mixed in, a
+ * keyed one-way hash: the runner sees this seed, and student code shares
+ * the runner's process, so it must not lead back to the secret. */
+static uint64_t call_seed(const grade_ctx *g, uint64_t label)
+{
+    return g->hidden_seed ? rng_keyed(g->seed, label) : rng_derive(g->seed, label);
+}
+
 void make_calls(const grade_ctx *g, const lab_case_list *cases, int label,
                 int misalign, proto_call *calls)
 {
@@ -32,7 +40,7 @@ void make_calls(const grade_ctx *g, const lab_case_list *cases, int label,
         proto_call *c = &calls[i];
         memset(c, 0, sizeof *c);
         c->c = cases->list[i];
-        c->seed = rng_derive(g->seed, (uint64_t)label * 1000 + (uint64_t)i);
+        c->seed = call_seed(g, (uint64_t)label * 1000 + (uint64_t)i);
         if (!misalign) continue;
         /* Each buffer off by a different multiple of its element size, so a
          * kernel that checks the alignment of only one pointer is caught. */
@@ -66,14 +74,14 @@ void make_timing_calls(const grade_ctx *g, uint64_t label, proto_call calls[TIMI
     const lab_spec *spec = g->spec;
     memset(calls, 0, TIMING_CALLS * sizeof *calls);
     calls[0].c = spec->fast.timed;
-    calls[0].seed = rng_derive(g->seed, label);
-    calls[0].swap_seed = rng_derive(g->seed, label + 3000); /* between timed calls */
+    calls[0].seed = call_seed(g, label);
+    calls[0].swap_seed = call_seed(g, label + 3000); /* between timed calls */
     int same_size = 1;
     for (int d = 0; d < LAB_MAX_DIMS; d++) same_size &= spec->fast.recheck.dims[d] == 0;
     calls[1].c = same_size ? spec->fast.timed : spec->fast.recheck;
-    calls[1].seed = rng_derive(g->seed, label + 1000); /* fresh inputs */
+    calls[1].seed = call_seed(g, label + 1000); /* fresh inputs */
     calls[2] = calls[1];
-    calls[2].swap_seed = rng_derive(g->seed, label + 2000);
+    calls[2].swap_seed = call_seed(g, label + 2000);
     calls[2].n_swaps = SWAPS_AFTER_TIMING;
 }
 

@@ -431,7 +431,7 @@ static int bat_prepare(bat_state *b)
     mkdir(path, 0755);
     /* Two batches writing one results.jsonl would grade students twice. */
     snprintf(path, sizeof path, "%s/.lock", b->out);
-    int lock = open(path, O_RDWR | O_CREAT, 0644);
+    int lock = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (lock < 0 || flock(lock, LOCK_EX | LOCK_NB) != 0) {
         fprintf(stderr, "class: another batch is writing to %s\n", b->out);
         return -1;

@@ -190,7 +190,7 @@ int sto_load_any(const char *from, const char *student, sto_set *set, char *err,
 
 int sto_open_append(const char *path, char *err, size_t err_size)
 {
-    int fd = open(path, O_RDWR | O_CREAT | O_APPEND, 0644);
+    int fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     if (fd < 0) {
         snprintf(err, err_size, "cannot open %s: %s", path, strerror(errno));
         return -1;

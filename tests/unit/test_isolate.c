@@ -1,6 +1,8 @@
 /* test_isolate.c - children that exit, fail, crash, hang or talk, played by
  * small shell stand-ins (no GPU needed). */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,7 +125,81 @@ static void racecheck_warnings_count_as_hazards(void)
     CHECK(hazards_in("no summary at all\n") == 0);
 }
 
+static iso_result sh_limited(const char *script, const iso_limits *lim)
+{
+    snprintf(log_path, sizeof log_path, "/tmp/cudalab-unit-%d.log", (int)getpid());
+    unlink(log_path);
+    char *argv[] = {"sh", "-c", (char *)script, NULL};
+    iso_result r;
+    memset(&r, 0, sizeof r);
+    if (iso_run_with(argv, log_path, lim, &r) != 0) r.started = -1;
+    return r;
+}
+
+static void a_flood_of_output_is_stopped_at_the_log_limit(void)
+{
+    iso_limits lim = {20, 0, 0, 64};
+    iso_result r = sh_limited("yes 0123456789abcdef", &lim);
+    CHECK(r.log_too_big && r.wall_s < 15);
+    char how[96];
+    iso_describe(&r, how, sizeof how);
+    CHECK(strstr(how, "more than 64 KB") != NULL);
+}
+
+static void a_file_past_the_file_limit_stops_the_child(void)
+{
+    iso_limits lim = {20, 0, 1, 0};
+    iso_result r = sh_limited("head -c 3000000 /dev/zero > /tmp/cudalab-unit-big.bin", &lim);
+    unlink("/tmp/cudalab-unit-big.bin");
+    char how[96];
+    iso_describe(&r, how, sizeof how);
+    CHECK(r.file_too_big || (r.exited && r.exit_code == 128 + SIGXFSZ)); /* sh: head died of it */
+    iso_result small = sh_limited("head -c 1000 /dev/zero > /tmp/cudalab-unit-big.bin", &lim);
+    unlink("/tmp/cudalab-unit-big.bin");
+    CHECK(small.exited && small.exit_code == 0);
+}
+
+static void no_descriptor_reaches_the_child(void)
+{
+    int fd = open("/dev/null", O_RDONLY); /* not close-on-exec */
+    CHECK(fd > 2);
+    char script[128];
+    snprintf(script, sizeof script, "[ -e /proc/self/fd/%d ] && exit 9; exit 0", fd);
+    iso_result r = sh(script, 10);
+    close(fd);
+    CHECK(r.exited && r.exit_code == 0);
+}
+
+static void the_environment_is_cleaned(void)
+{
+    setenv("CUDALAB_INSTRUCTOR_SEED", "s3cret", 1);
+    iso_set_clean_environment();
+    iso_result r = sh("[ -n \"$CUDALAB_INSTRUCTOR_SEED\" ] && exit 9; [ -n \"$PATH\" ] || exit 8; exit 0", 10);
+    unsetenv("CUDALAB_INSTRUCTOR_SEED");
+    CHECK(r.exited && r.exit_code == 0);
+}
+
+static void an_orphan_that_left_the_group_is_ended(void)
+{
+    CHECK(iso_adopt_orphans() == 0);
+    const char *pid_file = "/tmp/cudalab-unit-orphan.pid";
+    unlink(pid_file);
+    char script[200];
+    snprintf(script, sizeof script, "setsid sleep 30 & echo $! > %s; exit 0", pid_file);
+    iso_result r = sh(script, 10);
+    CHECK(r.exited && r.exit_code == 0);
+    FILE *f = fopen(pid_file, "r");
+    int pid = 0;
+    CHECK(f && fscanf(f, "%d", &pid) == 1 && pid > 0);
+    if (f) fclose(f);
+    unlink(pid_file);
+    CHECK(pid > 0 && kill(pid, 0) != 0 && errno == ESRCH);
+}
+
 const unit_test isolate_tests[] = {
+    TEST(a_flood_of_output_is_stopped_at_the_log_limit),
+    TEST(a_file_past_the_file_limit_stops_the_child), TEST(no_descriptor_reaches_the_child),
+    TEST(the_environment_is_cleaned), TEST(an_orphan_that_left_the_group_is_ended),
     TEST(racecheck_warnings_count_as_hazards),
     TEST(a_clean_exit), TEST(an_exit_code_comes_back), TEST(a_crash_is_a_signal),
     TEST(a_hang_is_stopped_at_the_limit), TEST(a_hang_in_a_grandchild_is_stopped_too),
