@@ -1,6 +1,7 @@
 # The CUDA lab workbook.
 #
 #   make grade LAB=01 [SUBMISSION=file.cu] [STAGE=work|right|fast] [RESULTS=out.json] [SEED=n]
+#                     [BUILD_ONLY=1: compile and check the rules, run nothing]
 #   make test          the project's own tests (last line: N passed, N failed, N skipped)
 #   make solutions     grade every reference solution
 #   make ladder LAB=NN check and time every rung of the lab's solution ladder
@@ -123,7 +124,8 @@ GRADE_CMD = $(BUILD)/grade --lab $(LAB_ID) --root . --nvcc $(NVCC) --arch sm_$(S
 	--include common --objects $(TRUSTED) --probe $(BUILD)/probe --stage $(STAGE) \
 	--emu $(EMU_BUILD) --emu-objects $(EMU_TRUSTED) $(if $(filter 1 yes,$(EMU)),--emulate) \
 	$(if $(SUBMISSION),--submission '$(SUBMISSION)') $(if $(RESULTS),--results '$(RESULTS)') \
-	$(if $(SEED),--seed $(SEED)) $(if $(KEEP),--keep) $(if $(LADDER),--ladder)
+	$(if $(SEED),--seed $(SEED)) $(if $(KEEP),--keep) $(if $(LADDER),--ladder) \
+	$(if $(BUILD_ONLY),--build-only)
 
 # make can only exit 0 or 2; ./grade takes the same arguments and keeps the
 # grader's exit codes (0 passed, 1 failed, 2 usage or build error, 3 no GPU).
