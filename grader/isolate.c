@@ -34,13 +34,19 @@ void iso_set_memory_limit_mb(long mb)
     iso_memory_limit_mb = mb > 0 ? mb : 0;
 }
 
-/* Resident memory of every process in the group, in MB: the child may run
- * others (compute-sanitizer runs the runner). */
-static long iso_group_rss_mb(pid_t group)
+/* One process of /proc, as the fields of its stat line that we use. */
+typedef struct {
+    pid_t pid;
+    long ppid, pgrp, rss_pages;
+} iso_process;
+
+/* Call fn for every process readable in /proc; returns how many fn
+ * counted (its return values summed). */
+static long iso_each_process(long (*fn)(const iso_process *, long), long arg)
 {
     DIR *d = opendir("/proc");
     if (!d) return 0;
-    long pages = 0, page_kb = sysconf(_SC_PAGESIZE) / 1024;
+    long total = 0;
     struct dirent *e;
     while ((e = readdir(d))) {
         if (!isdigit((unsigned char)e->d_name[0])) continue;
@@ -54,14 +60,27 @@ static long iso_group_rss_mb(pid_t group)
         /* Fields after the command name, which may hold spaces: state,
          * ppid, pgrp ... rss is field 24. */
         char *p = strrchr(buf, ')');
-        long pgrp = 0, rss = 0;
-        if (p && sscanf(p + 2, "%*c %*d %ld %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d "
-                               "%*d %*d %*d %*d %*u %*u %ld", &pgrp, &rss) == 2 &&
-            pgrp == group)
-            pages += rss;
+        iso_process proc = {(pid_t)atol(e->d_name), 0, 0, 0};
+        if (p && sscanf(p + 2, "%*c %ld %ld %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d "
+                               "%*d %*d %*d %*d %*u %*u %ld", &proc.ppid, &proc.pgrp,
+                        &proc.rss_pages) == 3)
+            total += fn(&proc, arg);
     }
     closedir(d);
-    return pages * page_kb / 1024;
+    return total;
+}
+
+static long iso_rss_if_in_group(const iso_process *p, long group)
+{
+    return p->pgrp == group ? p->rss_pages : 0;
+}
+
+/* Resident memory of every process in the group, in MB: the child may run
+ * others (compute-sanitizer runs the runner). */
+static long iso_group_rss_mb(pid_t group)
+{
+    long page_kb = sysconf(_SC_PAGESIZE) / 1024;
+    return iso_each_process(iso_rss_if_in_group, (long)group) * page_kb / 1024;
 }
 
 static double iso_now_s(void)
@@ -92,6 +111,13 @@ int iso_adopt_orphans(void)
     return iso_reaper ? 0 : -1;
 }
 
+static long iso_kill_if_child(const iso_process *p, long parent)
+{
+    if (p->ppid != parent) return 0;
+    kill(p->pid, SIGKILL);
+    return 1;
+}
+
 /* Kill and reap every child of ours still alive: orphans that left the
  * process group and were handed to us (iso_adopt_orphans). Only a reaper
  * runs one child at a time, so any other child is such an orphan. */
@@ -99,27 +125,7 @@ static void iso_end_orphans(void)
 {
     if (!iso_reaper) return;
     for (int round = 0; round < 100; round++) {
-        int found = 0;
-        DIR *d = opendir("/proc");
-        if (!d) return;
-        struct dirent *e;
-        while ((e = readdir(d))) {
-            if (!isdigit((unsigned char)e->d_name[0])) continue;
-            char path[300], buf[512];
-            snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
-            FILE *f = fopen(path, "r");
-            if (!f) continue;
-            size_t n = fread(buf, 1, sizeof buf - 1, f);
-            fclose(f);
-            buf[n] = 0;
-            char *p = strrchr(buf, ')');
-            long ppid = 0;
-            if (p && sscanf(p + 2, "%*c %ld", &ppid) == 1 && ppid == (long)getpid()) {
-                kill((pid_t)atol(e->d_name), SIGKILL);
-                found = 1;
-            }
-        }
-        closedir(d);
+        long found = iso_each_process(iso_kill_if_child, (long)getpid());
         while (waitpid(-1, NULL, WNOHANG) > 0) {
         }
         if (!found) return;
@@ -265,7 +271,6 @@ void iso_describe(const iso_result *r, char *buf, size_t size)
                  r->memory_limit_mb);
     else if (r->log_too_big)
         snprintf(buf, size, "stopped after printing more than %ld KB", r->log_limit_kb);
-
     else if (r->signaled)
         snprintf(buf, size, "killed by signal %d (%s)", r->signal,
                  strsignal(r->signal));
