@@ -223,15 +223,16 @@ static void include_roots(const build_config *b, const grade_ctx *g, src_roots *
     memset(roots, 0, sizeof *roots);
     src_roots_add(roots, b->include_dir);
     char dir[600], log[600];
-    beside_nvcc(b->nvcc, "../include", dir, sizeof dir);
-    if (strchr(b->nvcc, '/')) src_roots_add(roots, dir);
-    beside_nvcc(b->nvcc, "../targets", dir, sizeof dir);
-    if (strchr(b->nvcc, '/')) src_roots_add(roots, dir);
+    if (strchr(b->nvcc, '/')) {
+        beside_nvcc(b->nvcc, "../include", dir, sizeof dir);
+        src_roots_add(roots, dir);
+        beside_nvcc(b->nvcc, "../targets", dir, sizeof dir);
+        src_roots_add(roots, dir);
+    } else { /* nvcc found on the PATH, where the toolkit installs it */
+        src_roots_add(roots, "/usr/local/cuda/include");
+    }
     snprintf(log, sizeof log, "%s/search-list.log", g->scratch);
     src_roots_add_compiler(roots, "g++", log);
-    /* nvcc found on the PATH: its include folder is on its -v line. */
-    snprintf(dir, sizeof dir, "/usr/local/cuda/include");
-    if (!strchr(b->nvcc, '/')) src_roots_add(roots, dir);
 }
 
 /* Step 2: the files the compile will read. Returns 0, or BUILD_REJECTED
@@ -239,8 +240,6 @@ static void include_roots(const build_config *b, const grade_ctx *g, src_roots *
 static int check_reads(const build_config *b, grade_ctx *g, const char *src,
                        const char *deps, char **log)
 {
-    /* The list names the copy by the #line copy_source wrote: the
-     * student's own path. */
     const lab_spec *spec = g->spec;
     char why[700];
     src_roots roots;
@@ -251,6 +250,8 @@ static int check_reads(const build_config *b, grade_ctx *g, const char *src,
         names[i] = spec->forbidden[i].library;
         hints[i] = spec->forbidden[i].header;
     }
+    /* The list names the copy by the #line copy_source wrote: the
+     * student's own path. */
     if (src_check_dependencies(deps, src, g->submission, &roots, hints, names, n, why,
                                sizeof why) != 0) {
         *log = strdup(why);
@@ -271,10 +272,41 @@ static void quoted_name(const char *path, char *buf, size_t size)
     buf[at] = 0;
 }
 
+/* The compiler and the flags every pass over the file shares: g++ against
+ * common/emu for the CPU (the Makefile's EMU_CXXFLAGS), or nvcc. */
+static void compiler_args(const build_config *b, grade_ctx *g, arg_list *a, const char *src_dir,
+                          const char *input)
+{
+    if (g->emulated) {
+        static const char *const flags[] = {"-std=c++17", "-O2", "-g", "-ffp-contract=off",
+                                            "-fno-strict-aliasing", "-Wno-unknown-pragmas",
+                                            "-Wno-attributes"};
+        arg(a, "g++");
+        for (size_t i = 0; i < sizeof flags / sizeof *flags; i++) arg(a, "%s", flags[i]);
+        arg(a, "-I%s/emu/include", b->include_dir);
+        arg(a, "-include");
+        arg(a, "%s/emu/cuda_emu.h", b->include_dir);
+        arg(a, "-iquote");
+        arg(a, "%s", src_dir);
+        snprintf(g->compile_flags, sizeof g->compile_flags,
+                 "g++ -std=c++17 -O2 -ffp-contract=off (CPU emulation, common/emu)");
+    } else {
+        arg(a, "%s", b->nvcc);
+        arg(a, "-std=c++17");
+        arg(a, "-arch=%s", b->arch);
+        snprintf(g->compile_flags, sizeof g->compile_flags, "%s -O3 -lineinfo -std=c++17 -arch=%s",
+                 b->nvcc, b->arch);
+    }
+    arg(a, "%s", input);
+    arg(a, "-I%s", b->include_dir);
+    if (b->source_dir) arg(a, "-I%s", b->source_dir);
+    if (b->grader_dir) arg(a, "-I%s", b->grader_dir);
+}
+
 int build_runner(const build_config *b, grade_ctx *g, char *runner,
                  size_t runner_size, char **log)
 {
-    char src_dir[512], src[600], obj[512], log_path[512], deps[512], keep[512], pre[600];
+    char src_dir[512], src[600], obj[512], log_path[512], deps[512], keep[512];
     const char *base = strrchr(g->submission, '/');
     snprintf(src_dir, sizeof src_dir, "%s/src", g->scratch);
     snprintf(keep, sizeof keep, "%s/keep", g->scratch);
@@ -302,89 +334,62 @@ int build_runner(const build_config *b, grade_ctx *g, char *runner,
                                             spec->resources.no_spills);
     arg_list a = {0};
     int rc;
-    const char *emu_flags[] = {"-std=c++17", "-O2", "-g", "-ffp-contract=off",
-                               "-fno-strict-aliasing", "-Wno-unknown-pragmas", "-Wno-attributes"};
-    char rewritten[700];
+    char rewritten[700], pre[700];
     snprintf(rewritten, sizeof rewritten, "%s.cpp", src);
-
-    /* Steps 2 and 3 for the CPU: rewrite, preprocess (hidden), compile. */
+    snprintf(pre, sizeof pre, "%s/host.ii", g->scratch);
+    const char *input = g->emulated ? rewritten : src;
     if (g->emulated) {
         arg(&a, "%s/emu_rewrite", b->emu_dir);
         arg(&a, "%s", src);
         arg(&a, "%s", rewritten);
         if ((rc = run_step(b, &a, log_path, "launch rewriter", 0, log)) != 0) return rc;
     }
-    for (int pass = graded ? 0 : 1; pass < 2; pass++) {
-        int listing = pass == 0; /* the hidden pass that lists the files read */
+
+    /* Step 2: the hidden pass that lists the files read (for the CPU,
+     * also the host code step 4 reads). Its messages may quote a file the
+     * student may not read, so they are never shown; it fails closed: no
+     * list, no build. */
+    if (graded) {
+        compiler_args(b, g, &a, src_dir, input);
         if (g->emulated) {
-            arg(&a, "g++");
-            for (size_t i = 0; i < sizeof emu_flags / sizeof *emu_flags; i++)
-                arg(&a, "%s", emu_flags[i]);
-            arg(&a, "-I%s/emu/include", b->include_dir);
-            arg(&a, "-include");
-            arg(&a, "%s/emu/cuda_emu.h", b->include_dir);
-            arg(&a, "-iquote");
-            arg(&a, "%s", src_dir);
-            if (listing) {
-                snprintf(pre, sizeof pre, "%s/host.ii", g->scratch);
-                arg(&a, "-E");
-                arg(&a, "-MD");
-                arg(&a, "-MF");
-                arg(&a, "%s", deps);
-            } else {
-                arg(&a, "-c");
-            }
-            arg(&a, "%s", rewritten);
-            snprintf(g->compile_flags, sizeof g->compile_flags,
-                     "g++ -std=c++17 -O2 -ffp-contract=off (CPU emulation, common/emu)");
+            arg(&a, "-E");
+            arg(&a, "-MD");
+            arg(&a, "-MF");
+            arg(&a, "%s", deps);
         } else {
-            arg(&a, "%s", b->nvcc);
-            if (listing) {
-                arg(&a, "-M"); /* the list goes to -o */
-            } else {
-                arg(&a, "-c");
-                arg(&a, "-O3");
-                arg(&a, "-lineinfo");
-                arg(&a, "--keep");
-                arg(&a, "--keep-dir");
-                arg(&a, "%s", keep);
-            }
-            arg(&a, "-std=c++17");
-            arg(&a, "-arch=%s", b->arch);
-            snprintf(g->compile_flags, sizeof g->compile_flags, "%s -O3 -lineinfo -std=c++17 -arch=%s",
-                     b->nvcc, b->arch);
-            arg(&a, "%s", src);
+            arg(&a, "-M"); /* the list goes to -o */
         }
-        arg(&a, "-I%s", b->include_dir);
-        if (b->source_dir) arg(&a, "-I%s", b->source_dir);
-        if (b->grader_dir) arg(&a, "-I%s", b->grader_dir);
         arg(&a, "-o");
-        arg(&a, "%s", listing ? (g->emulated ? pre : deps) : obj);
-        if (!listing) {
-            if ((rc = run_step(b, &a, log_path, "compiler", 0, log)) != 0) return rc;
-            continue;
-        }
-        /* The listing pass's messages may quote a file the student may not
-         * read: judge what it read first, and show its words only when
-         * they are the student's own. */
+        arg(&a, "%s", g->emulated ? pre : deps);
         char list_log[600];
         snprintf(list_log, sizeof list_log, "%s/reads.log", g->scratch);
         rc = run_step(b, &a, list_log, "preprocessor", 1, log);
         if (rc == BUILD_LIMITED) return rc;
-        /* Fails closed: no list, no build. */
-        int reads = check_reads(b, g, g->emulated ? rewritten : src, deps, log);
-        if (reads != 0 && rc == 0) return reads;
-        if (reads != 0 && access(deps, R_OK) == 0) {
-            free(*log);
-            return reads;
-        }
-        if (rc != 0) {
-            free(*log);
+        free(*log);
+        *log = NULL;
+        int listed = access(deps, R_OK) == 0;
+        int reads = listed ? check_reads(b, g, input, deps, log) : 0;
+        if (reads != 0) return reads;
+        if (rc != 0 || !listed) {
             *log = strdup("the preprocessor could not read your file: check its #include and "
                           "#error lines");
             return -1;
         }
     }
+
+    /* Step 3: the compile, whose messages the student sees. */
+    compiler_args(b, g, &a, src_dir, input);
+    arg(&a, "-c");
+    if (!g->emulated) {
+        arg(&a, "-O3");
+        arg(&a, "-lineinfo");
+        arg(&a, "--keep");
+        arg(&a, "--keep-dir");
+        arg(&a, "%s", keep);
+    }
+    arg(&a, "-o");
+    arg(&a, "%s", obj);
+    if ((rc = run_step(b, &a, log_path, "compiler", 0, log)) != 0) return rc;
 
     /* Step 4: no inline assembly in host code. */
     if (graded) {
