@@ -13,8 +13,8 @@
  *      student may include (so a compiler error cannot quote a file of
  *      the grading machine), and none a forbidden library's;
  *   3. the compile, capped in time, memory, file size and output;
- *   4. host code without inline assembly (the compiler's host-side
- *      translation, kept with --keep);
+ *   4. host code without inline assembly or names the compiler keeps for
+ *      itself (the compiler's host-side translation, kept with --keep);
  *   5. what it calls (symbols.h) and defines (object_rules.h); then every
  *      symbol but the entry point is made local;
  *   6. the link, trusted objects first.
@@ -391,13 +391,13 @@ int build_runner(const build_config *b, grade_ctx *g, char *runner,
     arg(&a, "%s", obj);
     if ((rc = run_step(b, &a, log_path, "compiler", 0, log)) != 0) return rc;
 
-    /* Step 4: no inline assembly in host code. */
+    /* Step 4: no inline assembly (or compiler-reserved name) in host code. */
     if (graded) {
         char host[700], name[600];
         if (g->emulated) snprintf(host, sizeof host, "%s", pre);
         else find_kept(keep, ".cudafe1.cpp", host, sizeof host);
         quoted_name(g->submission, name, sizeof name);
-        if (src_check_host_asm(host, name, why, sizeof why) != 0) {
+        if (src_check_host_code(host, name, why, sizeof why) != 0) {
             *log = strdup(why);
             return BUILD_REJECTED;
         }

@@ -212,14 +212,21 @@ int src_check_dependencies(const char *deps_path, const char *source, const char
     return verdict;
 }
 
-static int is_asm_word(const char *w, size_t n)
+/* What is wrong with one word of the student's host code, or NULL. */
+static const char *word_rule(const char *w, size_t n)
 {
-    return (n == 3 && !strncmp(w, "asm", 3)) || (n == 5 && !strncmp(w, "__asm", 5)) ||
-           (n == 7 && !strncmp(w, "__asm__", 7));
+    if ((n == 3 && !strncmp(w, "asm", 3)) || (n == 5 && !strncmp(w, "__asm", 5)) ||
+        (n == 7 && !strncmp(w, "__asm__", 7)))
+        return "host code may not use inline assembly (asm); device code may, as PTX";
+    /* The host compiler's static initialiser: the one constructor the
+     * emulation lets through, so its name may not be borrowed. */
+    if (n >= 9 && !strncmp(w, "_GLOBAL__", 9))
+        return "_GLOBAL__ names are the compiler's own";
+    return NULL;
 }
 
-/* The first asm keyword in one line of code, outside literals. */
-static int line_has_asm(const char *line)
+/* The first rule one line of code breaks, outside literals, or NULL. */
+static const char *line_rule(const char *line)
 {
     for (const char *p = line; *p;) {
         if (*p == '"' || *p == '\'') {
@@ -229,15 +236,16 @@ static int line_has_asm(const char *line)
         } else if (isalpha((unsigned char)*p) || *p == '_') {
             const char *w = p;
             while (isalnum((unsigned char)*p) || *p == '_') p++;
-            if (is_asm_word(w, (size_t)(p - w))) return 1;
+            const char *rule = word_rule(w, (size_t)(p - w));
+            if (rule) return rule;
         } else {
             p++;
         }
     }
-    return 0;
+    return NULL;
 }
 
-int src_check_host_asm(const char *preprocessed, const char *source_name, char *why, size_t size)
+int src_check_host_code(const char *preprocessed, const char *source_name, char *why, size_t size)
 {
     FILE *f = fopen(preprocessed, "r");
     if (!f) {
@@ -270,9 +278,9 @@ int src_check_host_asm(const char *preprocessed, const char *source_name, char *
             continue;
         }
         line_no++;
-        if (skip_depth || !mine || !line_has_asm(p)) continue;
-        snprintf(why, size, "line %d: host code may not use inline assembly (asm); device code "
-                 "may, as PTX", line_no);
+        const char *rule = skip_depth || !mine ? NULL : line_rule(p);
+        if (!rule) continue;
+        snprintf(why, size, "line %d: %s", line_no, rule);
         verdict = -1;
         break;
     }

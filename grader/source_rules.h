@@ -38,9 +38,10 @@ int src_check_dependencies(const char *deps_path, const char *source, const char
                            int n_libraries, char *why, size_t size);
 
 /* Preprocessed host code (linemarkers kept, device bodies inside #if 0 as
- * cudafe writes them): no asm statement in lines of the student's own
- * file, which is the one named `source_name` in the markers. */
-int src_check_host_asm(const char *preprocessed, const char *source_name, char *why,
+ * cudafe writes them): in lines of the student's own file (the one named
+ * `source_name` in the markers), no asm statement and no name the
+ * compiler keeps for itself (_GLOBAL__...). */
+int src_check_host_code(const char *preprocessed, const char *source_name, char *why,
                        size_t size);
 
 #endif
