@@ -151,8 +151,9 @@ typedef struct {
 } proto_fatal;
 
 /* A fatal record written when the runner's sandbox stopped a system call
- * starts with this. */
-#define LOCKDOWN_FATAL "sandbox: your code made the system call "
+ * starts with LOCKDOWN_FATAL; reports drop the LOCKDOWN_TAG. */
+#define LOCKDOWN_TAG "sandbox: "
+#define LOCKDOWN_FATAL LOCKDOWN_TAG "your code made the system call "
 
 #ifdef __cplusplus
 }

@@ -152,11 +152,11 @@ static int emulator_fault(const char *log, char *summary, size_t size, const cha
 
 int sandbox_stopped(const response *rsp, stage_result *st, const char *where)
 {
-    if (!rsp->has_fatal || strncmp(rsp->fatal.message, LOCKDOWN_FATAL, strlen("sandbox: ")) != 0)
+    if (!rsp->has_fatal || strncmp(rsp->fatal.message, LOCKDOWN_FATAL, strlen(LOCKDOWN_FATAL)) != 0)
         return 0;
     st->status = ST_FAIL;
     snprintf(st->summary, sizeof st->summary, "stopped at %s: %s", where,
-             rsp->fatal.message + strlen("sandbox: "));
+             rsp->fatal.message + strlen(LOCKDOWN_TAG));
     sb_printf(&st->details, "hint: the entry point launches kernels and may use the CUDA runtime, "
                             "the C math library, malloc/free, memcpy/memset and printf\n");
     return 1;

@@ -96,10 +96,9 @@ static int forbidden_index(const char *name, const lab_forbidden *forbidden, int
     for (int i = 0; forbidden && i < n && forbidden[i].prefix; i++) {
         /* Also inside another namespace: CUB_WRAPPED_NAMESPACE=x puts CUB
          * in x::cub. */
-        const char *inner = strstr(name, forbidden[i].prefix);
-        if (starts_with(name, forbidden[i].prefix) ||
-            (inner && inner >= name + 2 && inner[-1] == ':' && inner[-2] == ':'))
-            return i;
+        char inner[80];
+        snprintf(inner, sizeof inner, "::%s", forbidden[i].prefix);
+        if (starts_with(name, forbidden[i].prefix) || strstr(name, inner)) return i;
     }
     return n;
 }

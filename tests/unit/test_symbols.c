@@ -57,6 +57,10 @@ static void main_and_forbidden_libraries_are_rejected_defined_or_not(void)
     CHECK(!allowed('W', "cub::CUB_300000_SM_900::DeviceReduce::Sum(void*)"));
     CHECK(!allowed('U', "cublasSdot_v2"));
     CHECK(strstr(sym_judge('U', "cublasSdot_v2", 0, NO_CUB, 4), "forbids") != NULL);
+    /* CUB_WRAPPED_NAMESPACE, or a namespace of one's own around it. */
+    CHECK(strstr(sym_judge('U', "sneaky::cub::DeviceReduce::Sum(void*)", 0, NO_CUB, 4), "forbids"));
+    CHECK(strstr(sym_judge('U', "mycub::cub::DeviceReduce::Sum(void*)", 0, NO_CUB, 4), "forbids"));
+    CHECK(!strstr(sym_judge('U', "mycub::sum(float*)", 0, NO_CUB, 4), "forbids"));
     /* Without the lab's list, cuBLAS is simply not on the allowlist. */
     CHECK(sym_judge('U', "cublasSdot_v2", 0, NULL, 0) != NULL);
 }
