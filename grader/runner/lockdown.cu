@@ -102,7 +102,18 @@ static const long REFUSED[] = {
     __NR_connect, __NR_bind, __NR_listen, __NR_accept, __NR_accept4,
 };
 
-enum { N_STOPPED = sizeof STOPPED / sizeof *STOPPED, N_REFUSED = sizeof REFUSED / sizeof *REFUSED };
+/* Stopped only with some arguments (the filter below says which). */
+static const denied_call STOPPED_SOMETIMES[] = {
+    {__NR_clone, "clone", START}, {__NR_kill, "kill", REACH}, {__NR_tgkill, "tgkill", REACH},
+    {__NR_rt_sigaction, "rt_sigaction(SIGSYS)", "takes over the sandbox's own signal"},
+    {__NR_prlimit64, "prlimit64", SYSTEM},
+};
+
+enum {
+    N_STOPPED = sizeof STOPPED / sizeof *STOPPED,
+    N_SOMETIMES = sizeof STOPPED_SOMETIMES / sizeof *STOPPED_SOMETIMES,
+    N_REFUSED = sizeof REFUSED / sizeof *REFUSED
+};
 
 static int response_fd = -1;
 
@@ -111,14 +122,11 @@ static int response_fd = -1;
  * stopped) and the filter cannot be lifted. */
 static void on_denied_call(int, siginfo_t *info, void *)
 {
-    const char *name = "a forbidden call", *why = "is outside what graded code may do";
+    denied_call call = {info->si_syscall, "a forbidden call", "is outside what graded code may do"};
     for (int i = 0; i < N_STOPPED; i++)
-        if (STOPPED[i].nr == info->si_syscall) name = STOPPED[i].name, why = STOPPED[i].why;
-    if (info->si_syscall == __NR_clone || info->si_syscall == __NR_kill ||
-        info->si_syscall == __NR_tgkill)
-        why = info->si_syscall == __NR_clone ? START : REACH;
-    if (info->si_syscall == __NR_rt_sigaction) why = "takes over the sandbox's own signal";
-    if (info->si_syscall == __NR_prlimit64) why = SYSTEM;
+        if (STOPPED[i].nr == call.nr) call = STOPPED[i];
+    for (int i = 0; i < N_SOMETIMES; i++)
+        if (STOPPED_SOMETIMES[i].nr == call.nr) call = STOPPED_SOMETIMES[i];
     struct {
         proto_rec_head head;
         proto_fatal fatal;
@@ -128,11 +136,8 @@ static void on_denied_call(int, siginfo_t *info, void *)
     rec.head.kind = REC_FATAL;
     rec.head.call_index = -1;
     snprintf(rec.fatal.message, sizeof rec.fatal.message,
-             "%s%s (system call %d), which %s: graded code may only compute", LOCKDOWN_FATAL,
-             info->si_syscall == __NR_clone ? "clone" : info->si_syscall == __NR_kill ? "kill"
-             : info->si_syscall == __NR_tgkill ? "tgkill" : info->si_syscall == __NR_rt_sigaction
-             ? "rt_sigaction(SIGSYS)" : info->si_syscall == __NR_prlimit64 ? "prlimit64" : name,
-             info->si_syscall, why);
+             "%s%s (system call %ld), which %s: graded code may only compute", LOCKDOWN_FATAL,
+             call.name, call.nr, call.why);
     if (response_fd >= 0) {
         ssize_t unused = write(response_fd, &rec, sizeof rec);
         (void)unused;
