@@ -45,6 +45,16 @@ static int splice(const char *s, size_t n, size_t *i, int *line)
     return 0;
 }
 
+/* Skip a block comment that starts at s[*i]; returns 1 if one did. */
+static int block_comment(const char *s, size_t n, size_t *i, int *line)
+{
+    if (!(s[*i] == '/' && *i + 1 < n && s[*i + 1] == '*')) return 0;
+    for (*i += 2; *i < n && !(s[*i] == '*' && *i + 1 < n && s[*i + 1] == '/'); (*i)++)
+        if (s[*i] == '\n') (*line)++;
+    *i += 2;
+    return 1;
+}
+
 int src_check_text(const char *path, char *why, size_t size)
 {
     size_t n = 0;
@@ -72,12 +82,7 @@ int src_check_text(const char *path, char *why, size_t size)
                 if (!splice(s, n, &i, &line)) i++;
             continue;
         }
-        if (c == '/' && i + 1 < n && s[i + 1] == '*') {
-            for (i += 2; i < n && !(s[i] == '*' && i + 1 < n && s[i + 1] == '/'); i++)
-                if (s[i] == '\n') line++;
-            i += 2;
-            continue;
-        }
+        if (block_comment(s, n, &i, &line)) continue;
         if (isspace((unsigned char)c)) { i++; continue; }
         int hash = c == '#' ? 1 : (c == '%' && i + 1 < n && s[i + 1] == ':') ? 2 : 0;
         if (at_start && hash) {
@@ -86,12 +91,7 @@ int src_check_text(const char *path, char *why, size_t size)
             for (;;) { /* blanks and comments between # and the name */
                 if (splice(s, n, &i, &line)) continue;
                 if (i < n && (s[i] == ' ' || s[i] == '\t')) { i++; continue; }
-                if (i + 1 < n && s[i] == '/' && s[i + 1] == '*') {
-                    for (i += 2; i < n && !(s[i] == '*' && i + 1 < n && s[i + 1] == '/'); i++) {
-                    }
-                    i += 2;
-                    continue;
-                }
+                if (i < n && block_comment(s, n, &i, &line)) continue;
                 break;
             }
             char name[8] = "";
