@@ -1,6 +1,8 @@
 /* fast.c - the fast stage: speedup over the naive baseline and fraction of
- * the roofline, both measured in the same run on the same GPU, then the
- * answer re-checked on fresh inputs.
+ * the roofline, both measured in the same run on the same GPU. Every timed
+ * call of the submission is checked against the baseline's answer on the
+ * same inputs (grader/runner/verify.cu), and the answer is re-checked on
+ * fresh inputs against the CPU reference after timing.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -15,6 +17,25 @@
 /* A kernel may beat cudaMemcpy by a little; beating it by more than this
  * means work was skipped, cached or hidden on another stream. */
 static const double PHYSICAL_SLACK = 1.10;
+
+/* No kernel does more FP32 arithmetic per second than every lane of every
+ * SM at the rated clock; the margin covers a clock boosted past it. */
+static const double PEAK_FLOPS_SLACK = 1.05;
+
+/* How far a timed float output may stray from the baseline's answer on the
+ * same inputs: |got - expected| <= agreement * (|expected| + rms of the
+ * baseline's output). Both are right to within the lab's tolerance, so
+ * they differ by rounding (at most 1.6e-7 of the scale for the reference
+ * solutions on the H100); an element skipped or half computed is off by
+ * far more. The precise check is the re-check against the CPU. A lab may
+ * loosen it (lab_spec.fast.timed_agreement) when its baseline is itself
+ * less accurate. */
+static const double TIMED_AGREEMENT = 1e-3;
+
+static double timed_agreement(const lab_spec *spec)
+{
+    return spec->fast.timed_agreement > 0 ? spec->fast.timed_agreement : TIMED_AGREEMENT;
+}
 
 /* After the grader's stream finished a sample, waiting for the whole GPU
  * takes a few microseconds. Longer than this, and longer than half the
@@ -74,6 +95,7 @@ static int run_timing_child(const grade_ctx *g, proto_call *calls, response *rsp
     unlink(log_path);
     proto_request req;
     request_init(&req, g, MODE_TIMING, TIMING_CALLS);
+    req.agreement = timed_agreement(spec);
     if (write_request(req_path, &req, calls) != 0) return -1;
     char *argv[] = {(char *)g->runner, req_path, rsp_path, NULL};
     double limit = spec->time_limit_s.fast > 0 ? spec->time_limit_s.fast : 180;
@@ -144,6 +166,94 @@ static int rechecks_pass(const grade_ctx *g, const proto_call *calls, const resp
     return 1;
 }
 
+/* Every timed call of the submission, checked by the runner's trusted
+ * kernels against the baseline on the same inputs: all written, all
+ * agreeing, inputs untouched. */
+static int timed_calls_right(const grade_ctx *g, const proto_timing *t, stage_result *st)
+{
+    const lab_spec *spec = g->spec;
+    const proto_timed_check *c = &t->check;
+    if (c->rounds_checked != t->n_rounds) {
+        st->status = ST_ERROR;
+        snprintf(st->summary, sizeof st->summary,
+                 "only %d of the %d timed calls were checked: the grader's run was disturbed",
+                 c->rounds_checked, t->n_rounds);
+        return 0;
+    }
+    if (c->rounds_wrong > 0) {
+        const char *name = spec->buffers[c->first_buffer].name;
+        st->status = ST_FAIL;
+        snprintf(st->summary, sizeof st->summary,
+                 "the timed calls computed a wrong answer: %d of %d timed calls differ from "
+                 "the baseline's answer on the same inputs",
+                 c->rounds_wrong, c->rounds_checked);
+        sb_printf(&st->details,
+                  "in timed call %d: %lld element(s) never written, %lld written but wrong; "
+                  "first: %s[%lld] = ",
+                  c->first_wrong_round + 1, (long long)c->unwritten, (long long)c->disagreeing,
+                  name, (long long)c->first_index);
+        if (c->first_unwritten)
+            sb_printf(&st->details, "never written");
+        else
+            sb_printf(&st->details, "%.9g", c->got);
+        sb_printf(&st->details, ", the baseline's answer %.9g\n", c->expected);
+        sb_printf(&st->details,
+                  "hint: every timed call is checked, at the timed size, on inputs that "
+                  "change between calls: do the whole computation on every call, whatever "
+                  "the size, the pointers or how often you are called\n");
+        return 0;
+    }
+    if (c->rounds_inputs_changed > 0) {
+        st->status = ST_FAIL;
+        snprintf(st->summary, sizeof st->summary,
+                 "the timed calls changed the inputs (%d of %d, first in timed call %d)",
+                 c->rounds_inputs_changed, c->rounds_checked, c->first_changed_round + 1);
+        sb_printf(&st->details, "hint: %s\n",
+                  hint_or(spec->hints.input_changed,
+                          "inputs are read-only: keep partial results in your own memory"));
+        return 0;
+    }
+    return 1;
+}
+
+/* Figures no GPU can reach mean the grader did not measure the work. */
+static int impossible(stage_result *st, const char *what)
+{
+    st->status = ST_ERROR;
+    snprintf(st->summary, sizeof st->summary,
+             "faster than the hardware can go (%s): the grader could not have measured the "
+             "work", what);
+    sb_printf(&st->details, "hint: launch every kernel on the stream you are given, and do "
+                            "the whole computation on every call\n");
+    return 1;
+}
+
+static int physically_impossible(const lab_spec *spec, const fast_figures *f,
+                                 double peak_flops, stage_result *st)
+{
+    char what[200];
+    /* Whatever the lab's roof, no call can move its bytes faster than the
+     * memory can: that catches skipped work and work on another stream in
+     * speedup-only labs too. */
+    if (f->gbps > PHYSICAL_SLACK * f->copy_gbps) {
+        snprintf(what, sizeof what, "%.0f GB/s, while a copy moves %.0f GB/s", f->gbps,
+                 f->copy_gbps);
+        return impossible(st, what);
+    }
+    if (spec->fast.flops && !spec->fast.rate_unit && peak_flops > 0 &&
+        f->gflops * 1e9 > PEAK_FLOPS_SLACK * peak_flops) {
+        snprintf(what, sizeof what, "%.0f GFLOP/s, while this GPU's FP32 peak is %.0f GFLOP/s",
+                 f->gflops, peak_flops / 1e9);
+        return impossible(st, what);
+    }
+    if (spec->fast.max_speedup > 0 && f->speedup > spec->fast.max_speedup) {
+        snprintf(what, sizeof what, "%.2fx over the baseline, past this lab's ceiling of %.0fx",
+                 f->speedup, spec->fast.max_speedup);
+        return impossible(st, what);
+    }
+    return 0;
+}
+
 void stage_fast(const grade_ctx *g, stage_result *st)
 {
     const lab_spec *spec = g->spec;
@@ -175,7 +285,7 @@ void stage_fast(const grade_ctx *g, stage_result *st)
         return;
     }
     /* Correctness first: a fast wrong answer is not fast. */
-    if (!rechecks_pass(g, calls, &rsp, &ir, st)) {
+    if (!timed_calls_right(g, &rsp.timing, st) || !rechecks_pass(g, calls, &rsp, &ir, st)) {
         response_free(&rsp);
         return;
     }
@@ -183,6 +293,9 @@ void stage_fast(const grade_ctx *g, stage_result *st)
     fast_figures *f = &st->fast;
     figures(g, &calls[0], &rsp, f);
     st->has_fast = 1;
+    double peak_flops = rsp.timing.peak_flops;
+    double agreement = rsp.timing.check.worst_ratio;
+    int checked = rsp.timing.check.rounds_checked;
     response_free(&rsp);
 
     char bar[32];
@@ -206,6 +319,10 @@ void stage_fast(const grade_ctx *g, stage_result *st)
               f->converged ? "converged (each median within 0.5%)"
                            : "NOT converged: the GPU may be busy or throttling",
               spec->fast.calibration ? spec->fast.calibration : "see the lab README");
+    sb_printf(&st->details, "all %d timed calls checked against the baseline on the same inputs: "
+                            "every element written, largest difference %.2g of the output's "
+                            "scale (allowed %.0e)\n",
+              checked, agreement, timed_agreement(spec));
 
     if (f->straggle_ms > fmax(STRAGGLE_MIN_MS, 0.5 * f->submission_ms)) {
         st->status = ST_ERROR;
@@ -217,19 +334,7 @@ void stage_fast(const grade_ctx *g, stage_result *st)
                                 "given (or make that stream wait for yours with an event)\n");
         return;
     }
-    /* Whatever the lab's roof, no call can move its bytes faster than the
-     * memory can: that catches skipped work and work on another stream in
-     * speedup-only labs too. */
-    if (f->gbps > PHYSICAL_SLACK * f->copy_gbps) {
-        st->status = ST_ERROR;
-        snprintf(st->summary, sizeof st->summary,
-                 "%.0f GB/s is faster than the GPU can move memory (copy: %.0f GB/s): "
-                 "is work skipped, cached, or launched on another stream?",
-                 f->gbps, f->copy_gbps);
-        sb_printf(&st->details, "hint: launch on the stream you are given, and do "
-                                "the whole computation on every call\n");
-        return;
-    }
+    if (physically_impossible(spec, f, peak_flops, st)) return;
     int gated_roof = spec->fast.roof != ROOF_NONE;
     int fast_enough = (!gated_roof || f->roofline >= spec->fast.min_roofline) &&
                       f->speedup >= spec->fast.min_speedup;

@@ -189,6 +189,15 @@ typedef struct lab_spec {
         lab_roof roof;
         double min_roofline; /* fraction of the roof, e.g. 0.80; unused for ROOF_NONE */
         double min_speedup;  /* median(baseline) / median(submission) */
+        /* A speedup above this cannot have been measured honestly (about
+         * ten times the reference solution's on the fastest GPU it was
+         * calibrated on): the fast stage reports it as impossible. */
+        double max_speedup;
+        /* Optional: how far a timed float output may stray from the
+         * baseline's answer on the same inputs, relative to the output's
+         * scale (grader/fast.c); 0 keeps the grader's default. Only for a
+         * lab whose baseline is itself less accurate than that. */
+        double timed_agreement;
         const char *calibration; /* where the thresholds come from */
     } fast;
 

@@ -26,7 +26,7 @@ extern "C" {
 
 enum {
     PROTO_MAGIC = 0x4c414231u, /* "LAB1" */
-    PROTO_VERSION = 2, /* 2: calls carry swaps; timing makes two re-checks */
+    PROTO_VERSION = 3, /* 3: timed calls are checked; buffers have a layout */
     PROTO_NAME_LEN = 64
 };
 
@@ -40,18 +40,32 @@ typedef enum { MODE_CASES = 1, MODE_TIMING = 2, MODE_LADDER = 3 } proto_mode;
 #define PROTO_POISON_F32 0x7fbadbadu
 #define PROTO_POISON_F64 0x7ff4badbadbadbadull
 #define PROTO_POISON_I32 0x7badbad7u
-/* Guard words around every buffer, counted from the start of the
- * allocation. As a float, 0xffa5a5a5 is a signalling NaN and as an int a
- * large negative number, so a kernel that reads past its buffer gets a
- * loud wrong answer; arithmetic on it gives a different word, so a stray
- * write is seen too. */
-#define PROTO_GUARD_WORD 0xffa5a5a5u
+/* Guard bytes around every buffer in the right stage's plain run. Each
+ * buffer of each call gets its own guard word (proto_guard_word), so a
+ * kernel that copies the guard it read past one buffer into the guard past
+ * another still changes it. Every word is a signalling NaN as a float and
+ * a large negative number as an int, so a kernel that reads past its
+ * buffer gets a loud wrong answer. */
 enum { PROTO_GUARD_BYTES = 16384 };
 
-/* The guard's byte at this offset from the start of the allocation. */
-static inline unsigned char proto_guard_byte(size_t offset)
+/* How the buffers of a run are laid out. Guarded: guard bytes on both
+ * sides, inside the allocation, for the stray-write check. Exact: each
+ * allocation holds the buffer and nothing else (beyond the misalignment
+ * gap in front), so compute-sanitizer reports one element read or written
+ * past the end. */
+typedef enum { LAYOUT_GUARDED = 0, LAYOUT_EXACT = 1 } proto_layout;
+
+static inline uint32_t proto_guard_word(uint64_t call_seed, int b)
 {
-    return (unsigned char)(PROTO_GUARD_WORD >> (8 * (offset & 3)));
+    uint32_t r = (uint32_t)rng_derive(call_seed, 0x6a09e667u + (uint64_t)b);
+    /* sign and exponent all ones, quiet bit clear, mantissa never 0 */
+    return 0xff800000u | (r & 0x003ffffeu) | 1u;
+}
+
+/* The guard's byte at this offset from the start of the allocation. */
+static inline unsigned char proto_guard_byte(uint32_t word, size_t offset)
+{
+    return (unsigned char)(word >> (8 * (offset & 3)));
 }
 
 /* One call to make: the case, the seed of its inputs, the byte offset (a
@@ -89,6 +103,13 @@ typedef struct {
     double max_seconds;    /* stop sampling after this long */
     int32_t min_rounds, max_rounds;
     double target_rse;     /* relative standard error of each median */
+    /* MODE_CASES: a proto_layout. */
+    int32_t layout;
+    int32_t pad;
+    /* MODE_TIMING: how far a timed float output may stray from the
+     * baseline's answer on the same inputs, relative to the element's size
+     * plus the output's root mean square (grader/fast.c owns the value). */
+    double agreement;
 } proto_request;
 
 /* Record kinds in the response file. */
@@ -132,6 +153,26 @@ typedef struct {
 enum { PROTO_MAX_ITEMS = 16 };
 
 /* Timing: n_items series of n_rounds samples each follow (item-major). */
+/* What the timed calls of the submission computed, measured by trusted
+ * kernels after every sample (grader/runner/verify.cu): each output
+ * against the baseline's output for the same inputs in the same round,
+ * and the inputs against what they held before the call. */
+typedef struct {
+    int32_t rounds_checked;
+    int32_t rounds_wrong;         /* some element unwritten or not agreeing */
+    int32_t first_wrong_round;    /* -1 when none */
+    int32_t rounds_inputs_changed;
+    int32_t first_changed_round;  /* -1 when none */
+    int32_t first_buffer;         /* the first bad element of first_wrong_round */
+    int32_t first_unwritten;      /* 1: that element still held the poison */
+    int32_t pad;
+    int64_t first_index;
+    int64_t unwritten;            /* in first_wrong_round */
+    int64_t disagreeing;          /* in first_wrong_round, written but wrong */
+    double got, expected;         /* the first bad element, as doubles */
+    double worst_ratio;           /* largest |got - expected| / (|expected| + rms), any round */
+} proto_timed_check;
+
 typedef struct {
     int32_t n_items, n_rounds, converged, pad;
     char item_names[PROTO_MAX_ITEMS][PROTO_NAME_LEN];
@@ -144,6 +185,11 @@ typedef struct {
      * grader's stream had finished a sample. Near zero unless the item
      * launched work on a stream of its own that the events cannot see. */
     double straggle_ms[PROTO_MAX_ITEMS];
+    /* MODE_TIMING: item 1 (the submission), checked after every sample. */
+    proto_timed_check check;
+    /* The device's peak FP32 rate: SMs x clock x 2 FLOP per FMA x FP32
+     * lanes per SM, in FLOP/s; 0 when unknown. */
+    double peak_flops;
 } proto_timing;
 
 typedef struct {

@@ -37,7 +37,8 @@ static void mark_malformed(response *r, const char *why)
 
 /* The timing record and its samples: counts within what was asked, every
  * sample a finite time. */
-static int read_timing(FILE *f, int max_rounds, response *r)
+static int read_timing(FILE *f, const lab_spec *spec, const int64_t *dims, int max_rounds,
+                       response *r)
 {
     if (r->has_timing) { mark_malformed(r, "a second timing record"); return 0; }
     if (!read_exact(f, &r->timing, sizeof r->timing)) return 0;
@@ -48,6 +49,17 @@ static int read_timing(FILE *f, int max_rounds, response *r)
         return 0;
     }
     for (int i = 0; i < PROTO_MAX_ITEMS; i++) TERMINATE(t->item_names[i]);
+    const proto_timed_check *c = &t->check;
+    if (c->rounds_checked < 0 || c->rounds_checked > t->n_rounds || c->rounds_wrong < 0 ||
+        c->rounds_wrong > c->rounds_checked || c->rounds_inputs_changed < 0 ||
+        c->rounds_inputs_changed > c->rounds_checked ||
+        (c->rounds_wrong > 0 &&
+         (c->first_buffer < 0 || c->first_buffer >= spec->n_buffers ||
+          spec->buffers[c->first_buffer].role != BUF_OUTPUT || c->first_index < 0 ||
+          (size_t)c->first_index >= spec->buffer_count(c->first_buffer, dims)))) {
+        mark_malformed(r, "a timing record whose check does not add up");
+        return 0;
+    }
     size_t n = (size_t)t->n_items * (size_t)t->n_rounds;
     r->samples = malloc(n * sizeof(double) + 1);
     if (!r->samples || !read_exact(f, r->samples, n * sizeof(double))) return 0;
@@ -78,7 +90,8 @@ int response_read(const char *path, const lab_spec *spec, const proto_call *call
             break;
         }
         if (h.kind == REC_TIMING) {
-            if (!read_timing(f, max_rounds, r)) break;
+            /* calls[0] is the timed call in both timing modes */
+            if (n_calls < 1 || !read_timing(f, spec, calls[0].c.dims, max_rounds, r)) break;
             continue;
         }
         if (i < 0 || i >= n_calls) { mark_malformed(r, "a record for a call never asked for"); break; }

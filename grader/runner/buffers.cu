@@ -1,16 +1,17 @@
-/* buffers.cu - guarded, poisoned buffers and one reported call.
+/* buffers.cu - the buffers a call gets, and what became of them.
  *
- * Layout of every allocation (offsets in bytes):
+ * Layout of every allocation (offsets in bytes), LAYOUT_GUARDED:
  *
  *   [ guard words | misalignment | the buffer | guard words ]
  *   ^ cudaMalloc      ^ PROTO_GUARD_BYTES        ^ offset + bytes
  *
  * Writing past either end changes guard bytes, which the runner finds when
- * it copies the whole allocation back.
+ * it copies the whole allocation back. LAYOUT_EXACT drops both guards, so
+ * the allocation ends where the buffer does and compute-sanitizer sees any
+ * access past it.
  */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "runner.h"
 #include "../rng.h"
@@ -18,38 +19,67 @@
 
 static size_t round_up(size_t x, size_t to) { return (x + to - 1) / to * to; }
 
-void buffers_create(buffer_set *set, const proto_call *call)
+static void allocate(guarded_buffer *g)
+{
+    g->host = (unsigned char *)malloc(g->alloc_bytes);
+    g->pristine = g->role == BUF_INPUT ? (unsigned char *)malloc(g->bytes + 1) : NULL;
+    if (!g->host || (g->role == BUF_INPUT && !g->pristine))
+        rsp_fatal("out of host memory for %zu bytes", g->alloc_bytes);
+    RUNNER_CHECK(cudaMalloc((void **)&g->device, g->alloc_bytes));
+    g->owned = 1;
+}
+
+void buffers_create(buffer_set *set, const proto_call *call, proto_layout layout)
 {
     const lab_spec *spec = LAB_DEVICE.spec;
     memset(set, 0, sizeof *set);
     set->n = spec->n_buffers;
+    size_t guard = layout == LAYOUT_EXACT ? 0 : PROTO_GUARD_BYTES;
     for (int b = 0; b < set->n; b++) {
         guarded_buffer *g = &set->buf[b];
         g->role = spec->buffers[b].role;
         g->elem_size = lab_elem_size(spec->buffers[b].elem);
         g->count = spec->buffer_count(b, call->c.dims);
         g->bytes = g->count * g->elem_size;
-        g->offset = PROTO_GUARD_BYTES + (size_t)call->misalign_bytes[b];
-        g->alloc_bytes = round_up(g->offset + g->bytes + PROTO_GUARD_BYTES, 256);
-        g->host = (unsigned char *)malloc(g->alloc_bytes);
-        g->pristine = g->role == BUF_INPUT ? (unsigned char *)malloc(g->bytes + 1)
-                                           : NULL;
-        if (!g->host || (g->role == BUF_INPUT && !g->pristine))
-            rsp_fatal("out of host memory for %zu bytes", g->alloc_bytes);
-        RUNNER_CHECK(cudaMalloc((void **)&g->device, g->alloc_bytes));
+        g->offset = guard + (size_t)call->misalign_bytes[b];
+        g->guard_word = proto_guard_word(call->seed, b);
+        /* An exact allocation of nothing still gets one byte, so the
+         * pointer is not NULL and any access to it is out of bounds. */
+        g->alloc_bytes = layout == LAYOUT_EXACT
+                             ? (g->offset + g->bytes > 0 ? g->offset + g->bytes : 1)
+                             : round_up(g->offset + g->bytes + guard, 256);
+        allocate(g);
         set->ptr[b] = g->device + g->offset;
     }
 }
 
-/* Fresh contents for every buffer: generated inputs, poisoned outputs,
- * garbage scratch, guard bytes all around. */
+void buffers_create_sharing_inputs(buffer_set *set, const buffer_set *inputs,
+                                   const proto_call *call)
+{
+    buffers_create(set, call, LAYOUT_GUARDED);
+    for (int b = 0; b < set->n; b++) {
+        guarded_buffer *g = &set->buf[b];
+        if (g->role != BUF_INPUT) continue;
+        cudaFree(g->device);
+        free(g->host);
+        free(g->pristine);
+        *g = inputs->buf[b];
+        g->owned = 0;
+        set->ptr[b] = inputs->ptr[b];
+    }
+}
+
+/* Fresh contents for every buffer the set owns: generated inputs,
+ * poisoned outputs, garbage scratch, guard bytes all around. */
 void buffers_fill(buffer_set *set, const proto_call *call)
 {
     const lab_spec *spec = LAB_DEVICE.spec;
     for (int b = 0; b < set->n; b++) {
         guarded_buffer *g = &set->buf[b];
+        if (!g->owned) continue; /* another set's input: filled there */
         unsigned char *data = g->host + g->offset;
-        for (size_t i = 0; i < g->alloc_bytes; i++) g->host[i] = proto_guard_byte(i);
+        for (size_t i = 0; i < g->alloc_bytes; i++)
+            g->host[i] = proto_guard_byte(g->guard_word, i);
         if (g->role == BUF_INPUT) {
             proto_make_input(spec, b, call, data, g->count);
             memcpy(g->pristine, data, g->bytes);
@@ -90,6 +120,7 @@ void buffers_swap(buffer_set *set, uint64_t seed, uint64_t k)
 void buffers_destroy(buffer_set *set)
 {
     for (int b = 0; b < set->n; b++) {
+        if (!set->buf[b].owned) continue;
         cudaFree(set->buf[b].device);
         free(set->buf[b].host);
         free(set->buf[b].pristine);
@@ -99,15 +130,15 @@ void buffers_destroy(buffer_set *set)
 
 /* First byte in [from, to) of the allocation that is not guard, relative
  * to from; -1 when all are intact. */
-static int64_t first_not_guard(const unsigned char *host, size_t from, size_t to)
+static int64_t first_not_guard(const guarded_buffer *g, size_t from, size_t to)
 {
     for (size_t i = from; i < to; i++)
-        if (host[i] != proto_guard_byte(i)) return (int64_t)(i - from);
+        if (g->host[i] != proto_guard_byte(g->guard_word, i)) return (int64_t)(i - from);
     return -1;
 }
 
 /* Copy a buffer back and note guard damage and changed input elements. */
-static void inspect(guarded_buffer *g, proto_buffer_report *r)
+void buffers_inspect(guarded_buffer *g, proto_buffer_report *r)
 {
     RUNNER_CHECK(cudaMemcpy(g->host, g->device, g->alloc_bytes,
                             cudaMemcpyDeviceToHost));
@@ -116,11 +147,11 @@ static void inspect(guarded_buffer *g, proto_buffer_report *r)
      * buffer, so 1 means "the byte just in front". */
     r->guard_before = -1;
     for (size_t i = g->offset; i-- > 0;)
-        if (g->host[i] != proto_guard_byte(i)) {
+        if (g->host[i] != proto_guard_byte(g->guard_word, i)) {
             r->guard_before = (int64_t)(g->offset - i);
             break;
         }
-    r->guard_after = first_not_guard(g->host, g->offset + g->bytes, g->alloc_bytes);
+    r->guard_after = first_not_guard(g, g->offset + g->bytes, g->alloc_bytes);
     r->changed_first = -1;
     r->changed_count = 0;
     if (g->role != BUF_INPUT) return;
@@ -134,86 +165,3 @@ static void inspect(guarded_buffer *g, proto_buffer_report *r)
     }
 }
 
-/* Holding back the legacy default stream.
- *
- * The grader's stream is non-blocking, so work a submission puts on the
- * default stream (a cudaMemset, a launch without a stream) is not ordered
- * with the work on its own stream. On an idle GPU a small memset queued
- * first almost always runs first anyway, and the bug would go unseen. Before
- * every checked call the runner therefore parks the default stream for a
- * few milliseconds (a host function that sleeps; it holds no GPU
- * resources), as a busy program might: work put there then runs late, and a
- * result that depended on it comes out wrong. Correct code never waits for
- * it. Timed calls are never held. The CPU emulation runs every stream in
- * order, so there is nothing to hold. (First written for lab 05, whose
- * result must be zeroed on the right stream.) */
-#ifndef CUDA_EMU
-static void CUDART_CB hold_default_stream(void *)
-{
-    struct timespec t = {0, 5 * 1000 * 1000};
-    while (nanosleep(&t, &t) != 0) {
-    }
-}
-#endif
-
-static void name_error(char *dst, cudaError_t e)
-{
-    snprintf(dst, PROTO_NAME_LEN, "%s", cudaGetErrorName(e));
-}
-
-int call_and_report(buffer_set *set, const proto_call *call, int index,
-                    cudaStream_t stream, lab_call_fn fn)
-{
-    proto_result res;
-    memset(&res, 0, sizeof res);
-    RUNNER_CHECK(cudaDeviceSynchronize());
-#ifndef CUDA_EMU
-    RUNNER_CHECK(cudaLaunchHostFunc(cudaStreamLegacy, hold_default_stream, NULL));
-#endif
-    rsp_write(REC_BEGIN, index, NULL, 0, NULL, 0);
-
-    cudaError_t entry = (cudaError_t)fn(set->ptr, call->c.dims, (void *)stream);
-    cudaError_t sync = cudaStreamSynchronize(stream);
-    /* Work the student put on another stream must be finished too. */
-    cudaError_t dev = cudaDeviceSynchronize();
-    if (sync == cudaSuccess) sync = dev;
-    cudaError_t last = cudaGetLastError();
-    /* A sticky error (a kernel fault) survives cudaGetLastError(). */
-    res.sticky = cudaPeekAtLastError() != cudaSuccess ||
-                 cudaDeviceSynchronize() != cudaSuccess;
-
-    res.entry_status = entry;
-    res.sync_status = sync;
-    res.last_status = last;
-    name_error(res.entry_name, entry);
-    name_error(res.sync_name, sync);
-    name_error(res.last_name, last);
-    snprintf(res.sync_text, sizeof res.sync_text, "%s", cudaGetErrorString(sync));
-    for (int b = 0; b < LAB_MAX_BUFFERS; b++)
-        res.buf[b].guard_before = res.buf[b].guard_after =
-            res.buf[b].changed_first = -1;
-
-    if (res.sticky) {
-        rsp_write(REC_RESULT, index, &res, sizeof res, NULL, 0);
-        return 0;
-    }
-    size_t out_bytes = 0;
-    for (int b = 0; b < set->n; b++) {
-        inspect(&set->buf[b], &res.buf[b]);
-        if (set->buf[b].role == BUF_OUTPUT) out_bytes += set->buf[b].bytes;
-    }
-    /* Outputs travel packed, in buffer order. */
-    unsigned char *outputs = (unsigned char *)malloc(out_bytes + 1);
-    if (!outputs) rsp_fatal("out of host memory for %zu bytes", out_bytes);
-    size_t at = 0;
-    for (int b = 0; b < set->n; b++) {
-        guarded_buffer *g = &set->buf[b];
-        if (g->role != BUF_OUTPUT) continue;
-        memcpy(outputs + at, g->host + g->offset, g->bytes);
-        at += g->bytes;
-    }
-    res.outputs_follow = 1;
-    rsp_write(REC_RESULT, index, &res, sizeof res, outputs, out_bytes);
-    free(outputs);
-    return 1;
-}

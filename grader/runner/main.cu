@@ -58,7 +58,8 @@ static void read_request(const char *path, proto_request *req,
     if (!f) rsp_fatal("cannot open the request %s", path);
     if (fread(req, sizeof *req, 1, f) != 1 || req->magic != PROTO_MAGIC ||
         req->version != PROTO_VERSION || req->n_calls < 0 ||
-        req->n_calls > 4 * LAB_MAX_CASES)
+        req->n_calls > 4 * LAB_MAX_CASES ||
+        (req->layout != LAYOUT_GUARDED && req->layout != LAYOUT_EXACT))
         rsp_fatal("malformed request %s", path);
     if (strcmp(req->lab_id, LAB_DEVICE.spec->id) != 0)
         rsp_fatal("request is for lab %s but this runner is %s", req->lab_id,
@@ -86,6 +87,8 @@ int main(int argc, char **argv)
      * really put on the stream it was given. */
     cudaStream_t stream;
     RUNNER_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    call_env env;
+    call_env_open(&env, stream);
     /* Everything the runner itself needs from the system is open now (the
      * context, its helper threads, the response file): close the sandbox
      * before the first student instruction runs. */
@@ -98,21 +101,22 @@ int main(int argc, char **argv)
         if (req.n_calls != want)
             rsp_fatal("this mode needs %d calls, got %d", want, req.n_calls);
         if (req.mode == MODE_TIMING)
-            run_timing(&req, calls, stream);
+            run_timing(&req, calls, &env);
         else if (&LAB_LADDER == NULL)
             rsp_fatal("this file defines no LAB_LADDER");
         else
-            run_ladder(&req, &LAB_LADDER, &calls[0], &calls[1], stream);
+            run_ladder(&req, &LAB_LADDER, &calls[0], &calls[1], &env);
     } else {
         for (int i = 0; i < req.n_calls; i++) {
             buffer_set set;
-            buffers_create(&set, &calls[i]);
+            buffers_create(&set, &calls[i], (proto_layout)req.layout);
             buffers_fill(&set, &calls[i]);
-            int context_ok = call_and_report(&set, &calls[i], i, stream, LAB_DEVICE.submission);
+            int context_ok = call_and_report(&env, &set, &calls[i], i, LAB_DEVICE.submission);
             if (!context_ok) break; /* a sticky error: nothing more can run */
             buffers_destroy(&set);
         }
     }
+    call_env_close(&env);
     free(calls);
     fclose(rsp_file);
     return 0;

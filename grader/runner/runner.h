@@ -14,13 +14,16 @@
 
 extern "C" const lab_device LAB_DEVICE;
 
-/* One device buffer with guard bytes on both sides and a host image of the
- * whole allocation (guards included), so a single copy each way moves it. */
+/* One device buffer, with guard bytes on both sides in LAYOUT_GUARDED, and
+ * a host image of the whole allocation (guards included), so a single copy
+ * each way moves it. */
 typedef struct {
     lab_role role;
     size_t elem_size, count, bytes; /* the buffer the student sees */
     size_t offset;                  /* guard + misalignment, in bytes */
     size_t alloc_bytes;
+    uint32_t guard_word;     /* proto_guard_word of this call and buffer */
+    int owned;               /* 0: another set's input, shared */
     unsigned char *host; /* image of the whole allocation */
     unsigned char *pristine; /* inputs: what was uploaded */
     unsigned char *device;   /* start of the allocation */
@@ -55,27 +58,75 @@ void rsp_write(proto_rec_kind kind, int call_index, const void *payload,
 const char *lockdown(FILE *response);
 enum { RUNNER_EXIT_SANDBOX = 72 };
 
-void buffers_create(buffer_set *set, const proto_call *call);
+void buffers_create(buffer_set *set, const proto_call *call, proto_layout layout);
+/* A set with outputs and scratch of its own and the inputs of `inputs`
+ * (which must outlive it): two calls on the same inputs never see each
+ * other's answers. */
+void buffers_create_sharing_inputs(buffer_set *set, const buffer_set *inputs,
+                                   const proto_call *call);
 void buffers_fill(buffer_set *set, const proto_call *call);
 void buffers_destroy(buffer_set *set);
+/* Copy a buffer back and note guard damage and changed input elements. */
+void buffers_inspect(guarded_buffer *g, proto_buffer_report *r);
+
+/* call.cu: one call of a lab function, prepared the same way whether it is
+ * checked or timed, so that the code called cannot tell which it is:
+ * outputs poisoned, persisting L2 lines released, the L2 flushed, the
+ * legacy default stream held until the call's stream is done, events
+ * around the call. */
+typedef struct {
+    cudaStream_t stream;
+    cudaEvent_t start, stop;
+    void *flush;
+    size_t flush_bytes;
+    int l2_bytes;
+    unsigned rounds; /* calls made: the flush's byte changes each time */
+} call_env;
+
+typedef struct {
+    cudaError_t entry, sync, device; /* returned, stream sync, device sync */
+    float ms;                        /* between the events */
+    /* How long the rest of the GPU still ran once the stream was done: the
+     * events only see that stream, so anything still running elsewhere was
+     * hidden from them. */
+    double straggle_ms;
+} call_outcome;
+
+void call_env_open(call_env *env, cudaStream_t stream);
+void call_env_close(call_env *env);
+/* poison: the set whose outputs are poisoned first (NULL: none). */
+void call_prepared(call_env *env, const buffer_set *poison, lab_call_fn fn,
+                   void *const *ptr, const int64_t *dims, call_outcome *out);
 
 /* Make one call of fn (the submission, or a ladder rung) on buffers already
  * filled, then report it (REC_BEGIN before, REC_RESULT after). Returns 0 if
  * the context broke. */
-int call_and_report(buffer_set *set, const proto_call *call, int index,
-                    cudaStream_t stream, lab_call_fn fn);
+int call_and_report(call_env *env, buffer_set *set, const proto_call *call, int index,
+                    lab_call_fn fn);
+
+/* verify.cu: what the timed calls computed (protocol.h, proto_timed_check). */
+typedef struct verifier verifier;
+verifier *verify_open(const buffer_set *inputs, double agreement, cudaStream_t stream);
+/* After the baseline's sample: fingerprint the inputs. */
+void verify_after_baseline(verifier *v);
+/* After the submission's sample: its outputs against the baseline's, and
+ * the inputs against the fingerprint. */
+void verify_after_submission(verifier *v, const buffer_set *submission,
+                             const buffer_set *baseline, int round);
+void verify_close(verifier *v, proto_timed_check *out);
 
 /* Exchange the k-th pair of elements (grader/swaps.h, seed) in every input
  * buffer, on the device and in the saved copy. */
 void buffers_swap(buffer_set *set, uint64_t seed, uint64_t k);
 
-/* Time the items of the fast stage on calls[0], then make the two reported
- * calls after timing: calls[1] on fresh inputs, calls[2] on the same
- * buffers with a few input elements exchanged (call indices 1 and 2). */
-void run_timing(const proto_request *req, const proto_call *calls, cudaStream_t stream);
+/* Time the items of the fast stage on calls[0], checking every timed call
+ * of the submission, then make the two reported calls after timing:
+ * calls[1] on fresh inputs, calls[2] on the same buffers with a few input
+ * elements exchanged (call indices 1 and 2). */
+void run_timing(const proto_request *req, const proto_call *calls, call_env *env);
 
 /* Check every rung on `check`, then time them all (and a copy) on `timed`. */
 void run_ladder(const proto_request *req, const lab_ladder *ladder,
-                const proto_call *timed, const proto_call *check, cudaStream_t stream);
+                const proto_call *timed, const proto_call *check, call_env *env);
 
 #endif

@@ -3,9 +3,10 @@
  * Every round times each item once, in the same order (for the fast stage:
  * baseline, submission, copy, [vendor]): alternating means a GPU that warms
  * up, throttles or is disturbed affects all items alike, so their ratios stay
- * honest. Before every sample the L2 cache is flushed by writing a buffer
- * twice its size, so no item is timed on data a previous one left in the
- * cache. Times come from CUDA events on the grader's stream.
+ * honest. Every sample is one call prepared like any other (call.cu: the
+ * L2 flushed, outputs poisoned, events around it), so no item is timed on
+ * data a previous one left in the cache, and the submission's timed calls
+ * look like its checked ones; each is then checked (verify.cu).
  *
  * Before every round one pair of elements of every input buffer trades
  * places (grader/swaps.h): no two timed calls see the same inputs, so code
@@ -25,21 +26,29 @@ static const size_t COPY_HALF_BYTES = (size_t)512 << 20;
 static const double WARMUP_MS = 200.0;
 static const int WARMUP_MIN_CALLS = 10;
 
-/* One thing to time: a lab call, or (call == NULL) the reference copy. */
+/* One thing to time: a lab call on a set of buffers of its own (outputs
+ * and scratch; the inputs are shared), or the reference copy. */
 typedef struct {
     const char *name;
     lab_call_fn call;
+    buffer_set *set; /* NULL for the copy */
 } timed_item;
 
 typedef struct {
-    buffer_set *set;
+    call_env *env;
+    buffer_set *inputs; /* the set that owns the inputs */
     const int64_t *dims;
     uint64_t swap_seed;
-    cudaStream_t stream;
-    void *copy_src, *copy_dst, *flush;
-    size_t flush_bytes;
-    int l2_bytes;
+    void *copy[2]; /* destination, source */
+    verifier *check; /* MODE_TIMING: items 0 and 1 are baseline and submission */
 } timing_env;
+
+/* The reference copy, called like a lab function on copy[]. */
+static int copy_call(void *const *ptr, const int64_t *, void *stream)
+{
+    return cudaMemcpyAsync(ptr[0], ptr[1], COPY_HALF_BYTES, cudaMemcpyDeviceToDevice,
+                           (cudaStream_t)stream);
+}
 
 static double now_ms(void)
 {
@@ -48,71 +57,74 @@ static double now_ms(void)
     return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
 }
 
-static cudaError_t run_item(const timing_env *env, const timed_item *item)
+/* One call of an item; an error inside timing is the code's fault and is
+ * reported as such, so the parent can explain it. */
+static void sample(const timing_env *t, const timed_item *item, call_outcome *o)
 {
-    if (!item->call)
-        return cudaMemcpyAsync(env->copy_dst, env->copy_src, COPY_HALF_BYTES,
-                               cudaMemcpyDeviceToDevice, env->stream);
-    return (cudaError_t)item->call(env->set->ptr, env->dims, (void *)env->stream);
-}
-
-/* Wait for the item; an error inside timing is the code's fault and is
- * reported as such, so the parent can explain it. Returns how long the
- * rest of the GPU still ran once the grader's stream was done: the events
- * only see that stream, so anything still running elsewhere was hidden
- * from them. */
-static double check_item(const timed_item *item, cudaError_t launch, cudaStream_t stream)
-{
-    cudaError_t sync = cudaStreamSynchronize(stream);
-    double t0 = now_ms();
-    cudaError_t rest = cudaDeviceSynchronize();
-    double straggle_ms = now_ms() - t0;
-    cudaError_t e = launch != cudaSuccess ? launch : sync != cudaSuccess ? sync : rest;
+    void *const *ptr = item->set ? item->set->ptr : t->copy;
+    call_prepared(t->env, item->set, item->call, ptr, t->dims, o);
+    cudaError_t e = o->entry != cudaSuccess  ? o->entry
+                    : o->sync != cudaSuccess ? o->sync
+                                             : o->device;
     if (e != cudaSuccess)
-        rsp_fatal("%s failed while being timed: %s (%s)", item->name,
-                  cudaGetErrorName(e), cudaGetErrorString(e));
-    return straggle_ms;
+        rsp_fatal("%s failed while being timed: %s (%s)", item->name, cudaGetErrorName(e),
+                  cudaGetErrorString(e));
+    if (o->ms < 0) rsp_fatal("%s: the grader's events could not be read", item->name);
 }
 
-static void env_open(timing_env *env, buffer_set *set, const proto_call *call,
-                     cudaStream_t stream)
+static void timing_open(timing_env *t, call_env *env, buffer_set *inputs,
+                        const proto_call *call)
 {
-    memset(env, 0, sizeof *env);
-    env->set = set;
-    env->dims = call->c.dims;
-    env->swap_seed = call->swap_seed;
-    env->stream = stream;
-    RUNNER_CHECK(cudaMalloc(&env->copy_src, COPY_HALF_BYTES));
-    RUNNER_CHECK(cudaMalloc(&env->copy_dst, COPY_HALF_BYTES));
-    RUNNER_CHECK(cudaMemset(env->copy_src, 1, COPY_HALF_BYTES));
-    RUNNER_CHECK(cudaDeviceGetAttribute(&env->l2_bytes, cudaDevAttrL2CacheSize, 0));
-    env->flush_bytes = 2 * (size_t)(env->l2_bytes > (4 << 20) ? env->l2_bytes : (4 << 20));
-    RUNNER_CHECK(cudaMalloc(&env->flush, env->flush_bytes));
+    memset(t, 0, sizeof *t);
+    t->env = env;
+    t->inputs = inputs;
+    t->dims = call->c.dims;
+    t->swap_seed = call->swap_seed;
+    RUNNER_CHECK(cudaMalloc(&t->copy[0], COPY_HALF_BYTES));
+    RUNNER_CHECK(cudaMalloc(&t->copy[1], COPY_HALF_BYTES));
+    RUNNER_CHECK(cudaMemset(t->copy[1], 1, COPY_HALF_BYTES));
 }
 
-static void env_close(timing_env *env)
+static void timing_close(timing_env *t)
 {
-    cudaFree(env->copy_src);
-    cudaFree(env->copy_dst);
-    cudaFree(env->flush);
+    cudaFree(t->copy[0]);
+    cudaFree(t->copy[1]);
+}
+
+/* FP32 lanes per SM by compute capability (the CUDA C++ Programming Guide's
+ * table of arithmetic throughput); 0 when not known. */
+static int fp32_lanes_per_sm(int major, int minor)
+{
+    if (major == 8 && minor == 0) return 64;
+    if (major >= 8) return 128;
+    if (major == 7) return 64;
+    return 0;
+}
+
+static double peak_flops(void)
+{
+    int sms = 0, khz = 0, major = 0, minor = 0;
+    if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0) != cudaSuccess ||
+        cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0) != cudaSuccess ||
+        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0) != cudaSuccess ||
+        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, 0) != cudaSuccess)
+        return 0;
+    return (double)sms * khz * 1e3 * 2.0 * fp32_lanes_per_sm(major, minor);
 }
 
 /* Warm up, then sample rounds until every median has converged or a cap is
  * reached; write one REC_TIMING record. */
-static void time_items(const proto_request *req, const timing_env *env,
+static void time_items(const proto_request *req, timing_env *env,
                        const timed_item *items, int n_items)
 {
     if (n_items > PROTO_MAX_ITEMS) rsp_fatal("too many items to time: %d", n_items);
+    call_outcome o;
     /* Warm-up: module load, clocks ramping up, first-touch page mapping. */
     double t0 = now_ms();
     for (int calls = 0; calls < WARMUP_MIN_CALLS || now_ms() - t0 < WARMUP_MS; calls++)
-        for (int i = 0; i < n_items; i++)
-            check_item(&items[i], run_item(env, &items[i]), env->stream);
+        for (int i = 0; i < n_items; i++) sample(env, &items[i], &o);
     double warmup_ms = now_ms() - t0;
 
-    cudaEvent_t start, stop;
-    RUNNER_CHECK(cudaEventCreate(&start));
-    RUNNER_CHECK(cudaEventCreate(&stop));
     int max_rounds = req->max_rounds;
     double *samples = (double *)calloc((size_t)n_items * max_rounds, sizeof(double));
     double *straggles = (double *)calloc((size_t)n_items * max_rounds, sizeof(double));
@@ -123,25 +135,19 @@ static void time_items(const proto_request *req, const timing_env *env,
     int rounds = 0, converged = 0;
     double s0 = now_ms();
     while (rounds < max_rounds && !converged && now_ms() - s0 < req->max_seconds * 1e3) {
-        buffers_swap(env->set, env->swap_seed, (uint64_t)rounds);
+        buffers_swap(env->inputs, env->swap_seed, (uint64_t)rounds);
         for (int i = 0; i < n_items; i++) {
-            RUNNER_CHECK(cudaMemsetAsync(env->flush, rounds & 0xff, env->flush_bytes,
-                                         env->stream));
-            RUNNER_CHECK(cudaEventRecord(start, env->stream));
-            cudaError_t launch = run_item(env, &items[i]);
-            RUNNER_CHECK(cudaEventRecord(stop, env->stream));
-            straggles[(size_t)i * max_rounds + rounds] =
-                check_item(&items[i], launch, env->stream);
-            float ms = 0;
-            RUNNER_CHECK(cudaEventElapsedTime(&ms, start, stop));
-            samples[(size_t)i * max_rounds + rounds] = ms;
+            sample(env, &items[i], &o);
+            samples[(size_t)i * max_rounds + rounds] = o.ms;
+            straggles[(size_t)i * max_rounds + rounds] = o.straggle_ms;
+            if (env->check && i == 0) verify_after_baseline(env->check);
+            if (env->check && i == 1)
+                verify_after_submission(env->check, items[1].set, items[0].set, rounds);
         }
         rounds++;
         converged = stats_converged(series, n_items, (size_t)rounds,
                                     (size_t)req->min_rounds, req->target_rse);
     }
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
 
     proto_timing t;
     memset(&t, 0, sizeof t);
@@ -153,10 +159,15 @@ static void time_items(const proto_request *req, const timing_env *env,
     t.copy_bytes = 2.0 * (double)COPY_HALF_BYTES;
     t.warmup_ms = warmup_ms;
     t.sampling_ms = now_ms() - s0;
-    t.l2_bytes = env->l2_bytes;
-    t.flush_bytes = (int64_t)env->flush_bytes;
+    t.l2_bytes = env->env->l2_bytes;
+    t.flush_bytes = (int64_t)env->env->flush_bytes;
+    t.peak_flops = peak_flops();
     for (int i = 0; i < n_items; i++)
         t.straggle_ms[i] = stats_median(straggles + (size_t)i * max_rounds, (size_t)rounds);
+    if (env->check) {
+        verify_close(env->check, &t.check);
+        env->check = NULL;
+    }
     /* Samples travel item-major, rounds contiguous. */
     size_t n = (size_t)n_items * rounds;
     double *packed = (double *)malloc(n * sizeof(double) + 1);
@@ -173,59 +184,70 @@ static void time_items(const proto_request *req, const timing_env *env,
  * the same size; the timed buffers are reused when that is the timed size,
  * and all checks share one set of buffers, so a kernel that remembers an
  * earlier answer instead of computing is caught. */
-static void check_calls(buffer_set *set, const proto_call *timed, const proto_call *checks,
-                        int n_checks, int first_index, lab_call_fn fn, cudaStream_t stream)
+static void check_calls(call_env *env, buffer_set *set, const proto_call *timed,
+                        const proto_call *checks, int n_checks, int first_index, lab_call_fn fn)
 {
     int same = memcmp(checks[0].c.dims, timed->c.dims, sizeof timed->c.dims) == 0;
     buffer_set fresh;
     buffer_set *use = set;
     if (!same) {
-        buffers_create(&fresh, &checks[0]);
+        buffers_create(&fresh, &checks[0], LAYOUT_GUARDED);
         use = &fresh;
     }
     for (int i = 0; i < n_checks; i++) {
         buffers_fill(use, &checks[i]);
-        if (!call_and_report(use, &checks[i], first_index + i, stream, fn)) break;
+        if (!call_and_report(env, use, &checks[i], first_index + i, fn)) break;
     }
     if (!same) buffers_destroy(&fresh);
 }
 
-void run_timing(const proto_request *req, const proto_call *calls, cudaStream_t stream)
+void run_timing(const proto_request *req, const proto_call *calls, call_env *env)
 {
     const proto_call *timed = &calls[0];
     const lab_spec *spec = LAB_DEVICE.spec;
-    buffer_set set;
-    buffers_create(&set, timed);
-    buffers_fill(&set, timed);
-    timing_env env;
-    env_open(&env, &set, timed, stream);
-    timed_item items[4] = {{"baseline", LAB_DEVICE.baseline},
-                           {"submission", LAB_DEVICE.submission},
-                           {"copy", NULL},
-                           {"vendor", LAB_DEVICE.vendor}};
-    int n_items = (spec->fast.roof == ROOF_VENDOR && LAB_DEVICE.vendor) ? 4 : 3;
-    time_items(req, &env, items, n_items);
-    env_close(&env);
-    check_calls(&set, timed, &calls[1], 2, 1, LAB_DEVICE.submission, stream);
-    buffers_destroy(&set);
+    /* The submission's set owns the inputs; the baseline and the vendor
+     * library share them and write outputs of their own. */
+    buffer_set mine, baseline, vendor;
+    buffers_create(&mine, timed, LAYOUT_GUARDED);
+    buffers_fill(&mine, timed);
+    buffers_create_sharing_inputs(&baseline, &mine, timed);
+    buffers_fill(&baseline, timed);
+    int with_vendor = spec->fast.roof == ROOF_VENDOR && LAB_DEVICE.vendor;
+    if (with_vendor) {
+        buffers_create_sharing_inputs(&vendor, &mine, timed);
+        buffers_fill(&vendor, timed);
+    }
+    timing_env t;
+    timing_open(&t, env, &mine, timed);
+    t.check = verify_open(&mine, req->agreement, env->stream);
+    timed_item items[4] = {{"baseline", LAB_DEVICE.baseline, &baseline},
+                           {"submission", LAB_DEVICE.submission, &mine},
+                           {"copy", copy_call, NULL},
+                           {"vendor", LAB_DEVICE.vendor, &vendor}};
+    time_items(req, &t, items, with_vendor ? 4 : 3);
+    timing_close(&t);
+    buffers_destroy(&baseline);
+    if (with_vendor) buffers_destroy(&vendor);
+    check_calls(env, &mine, timed, &calls[1], 2, 1, LAB_DEVICE.submission);
+    buffers_destroy(&mine);
 }
 
 void run_ladder(const proto_request *req, const lab_ladder *ladder,
-                const proto_call *timed, const proto_call *check, cudaStream_t stream)
+                const proto_call *timed, const proto_call *check, call_env *env)
 {
     if (ladder->n + 1 > PROTO_MAX_ITEMS) rsp_fatal("a ladder has at most %d rungs", PROTO_MAX_ITEMS - 1);
     buffer_set set;
-    buffers_create(&set, timed);
+    buffers_create(&set, timed, LAYOUT_GUARDED);
     /* Every rung must be right before its time means anything. */
     for (int r = 0; r < ladder->n; r++)
-        check_calls(&set, timed, check, 1, r, ladder->rungs[r].call, stream);
+        check_calls(env, &set, timed, check, 1, r, ladder->rungs[r].call);
     buffers_fill(&set, timed);
-    timing_env env;
-    env_open(&env, &set, timed, stream);
+    timing_env t;
+    timing_open(&t, env, &set, timed);
     timed_item items[PROTO_MAX_ITEMS];
-    for (int r = 0; r < ladder->n; r++) items[r] = {ladder->rungs[r].name, ladder->rungs[r].call};
-    items[ladder->n] = {"copy", NULL};
-    time_items(req, &env, items, ladder->n + 1);
-    env_close(&env);
+    for (int r = 0; r < ladder->n; r++) items[r] = {ladder->rungs[r].name, ladder->rungs[r].call, &set};
+    items[ladder->n] = {"copy", copy_call, NULL};
+    time_items(req, &t, items, ladder->n + 1);
+    timing_close(&t);
     buffers_destroy(&set);
 }

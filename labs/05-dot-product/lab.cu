@@ -10,9 +10,9 @@ extern "C" cudaError_t dot(const float *d_x, const float *d_y, int n, float *d_r
                            cudaStream_t stream);
 extern "C" const lab_spec LAB_05_DOT_PRODUCT;
 
-/* The runner holds back the legacy default stream before every checked
- * call (grader/runner/buffers.cu), so a result zeroed on the wrong stream
- * comes out wrong. */
+/* The runner holds back the legacy default stream during every call
+ * (grader/runner/call.cu), so a result zeroed on the wrong stream comes out
+ * wrong. */
 static int call_submission(void *const *d, const int64_t *dims, void *stream)
 {
     return dot((const float *)d[0], (const float *)d[1], (int)dims[0], (float *)d[2],

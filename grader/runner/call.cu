@@ -1,0 +1,198 @@
+/* call.cu - one call of a lab function, made the same way whether the
+ * grader checks its answer or times it.
+ *
+ * A submission that could tell a timed call from a checked one could do
+ * less work when timed. So every call, of every stage, is prepared by the
+ * same steps, on the same kind of stream, with events around it: the code
+ * called sees the same state of its stream, of the default stream and of
+ * the cache either way. (Every timed call is checked as well: verify.cu.)
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "runner.h"
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
+}
+
+void call_env_open(call_env *env, cudaStream_t stream)
+{
+    memset(env, 0, sizeof *env);
+    env->stream = stream;
+    RUNNER_CHECK(cudaEventCreate(&env->start));
+    RUNNER_CHECK(cudaEventCreate(&env->stop));
+    RUNNER_CHECK(cudaDeviceGetAttribute(&env->l2_bytes, cudaDevAttrL2CacheSize, 0));
+    /* Twice the L2 (at least 8 MiB) written over evicts what a call left. */
+    env->flush_bytes = 2 * (size_t)(env->l2_bytes > (4 << 20) ? env->l2_bytes : (4 << 20));
+    RUNNER_CHECK(cudaMalloc(&env->flush, env->flush_bytes));
+}
+
+void call_env_close(call_env *env)
+{
+    cudaEventDestroy(env->start);
+    cudaEventDestroy(env->stop);
+    cudaFree(env->flush);
+}
+
+/* Holding back the legacy default stream.
+ *
+ * The grader's stream is non-blocking, so work a submission puts on the
+ * default stream (a cudaMemset, a launch without a stream) is not ordered
+ * with the work on its own stream. On an idle GPU a small memset queued
+ * first almost always runs first anyway, and the bug would go unseen. During
+ * every call the runner therefore parks the default stream (a host function
+ * that waits; it holds no GPU resources), as a busy program might, until the
+ * call's own stream is done: work put there runs late, and a result that
+ * depended on it comes out wrong. The hold gives up after a few
+ * milliseconds, so code that synchronises the whole device inside the call
+ * is slowed, never stuck. Correct code never waits for it. The CPU
+ * emulation runs every stream in order, so there is nothing to hold. (First
+ * written for lab 05, whose result must be zeroed on the right stream.) */
+#ifndef CUDA_EMU
+static const double HOLD_MAX_MS = 5.0;
+static volatile unsigned hold_released; /* the number of the last call done */
+
+static void CUDART_CB hold_default_stream(void *call_number)
+{
+    unsigned mine = (unsigned)(size_t)call_number;
+    double t0 = now_ms();
+    while ((int)(hold_released - mine) < 0 && now_ms() - t0 < HOLD_MAX_MS) {
+    }
+}
+
+/* Outputs get their poison again before every call: a call that skips an
+ * element leaves the poison, never an answer from an earlier call. */
+__global__ void poison_fill(unsigned *words, size_t n, unsigned a, unsigned b)
+{
+    size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+        words[i] = (i & 1) ? b : a;
+}
+
+static void poison_outputs(const buffer_set *set, cudaStream_t stream)
+{
+    const lab_spec *spec = LAB_DEVICE.spec;
+    for (int b = 0; b < set->n; b++) {
+        const guarded_buffer *g = &set->buf[b];
+        if (g->role != BUF_OUTPUT || g->count == 0) continue;
+        unsigned lo, hi;
+        if (g->elem_size == 8) {
+            lo = (unsigned)PROTO_POISON_F64;
+            hi = (unsigned)(PROTO_POISON_F64 >> 32);
+        } else {
+            lo = hi = spec->buffers[b].elem == ELEM_F32 ? PROTO_POISON_F32 : PROTO_POISON_I32;
+        }
+        size_t words = g->bytes / 4;
+        unsigned blocks = (unsigned)((words + 255) / 256 < 1024 ? (words + 255) / 256 : 1024);
+        poison_fill<<<blocks, 256, 0, stream>>>((unsigned *)set->ptr[b], words, lo, hi);
+        RUNNER_CHECK(cudaGetLastError());
+    }
+}
+
+/* A persisting-L2 window set by an earlier call would keep its data in the
+ * cache through the flush: release those lines and the carve-out, and
+ * clear any window left on the grader's stream. */
+static void release_persisting_l2(cudaStream_t stream)
+{
+    size_t carve_out = 0;
+    RUNNER_CHECK(cudaDeviceGetLimit(&carve_out, cudaLimitPersistingL2CacheSize));
+    if (carve_out) RUNNER_CHECK(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0));
+    RUNNER_CHECK(cudaCtxResetPersistingL2Cache());
+    cudaStreamAttrValue none;
+    memset(&none, 0, sizeof none);
+    RUNNER_CHECK(cudaStreamSetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &none));
+}
+#endif
+
+void call_prepared(call_env *env, const buffer_set *poison, lab_call_fn fn,
+                   void *const *ptr, const int64_t *dims, call_outcome *out)
+{
+    memset(out, 0, sizeof *out);
+    RUNNER_CHECK(cudaDeviceSynchronize());
+    unsigned number = ++env->rounds;
+#ifndef CUDA_EMU
+    if (poison) poison_outputs(poison, env->stream);
+    release_persisting_l2(env->stream);
+    RUNNER_CHECK(cudaMemsetAsync(env->flush, number & 0xff, env->flush_bytes, env->stream));
+    RUNNER_CHECK(cudaLaunchHostFunc(cudaStreamLegacy, hold_default_stream,
+                                    (void *)(size_t)number));
+#else
+    (void)poison;
+#endif
+    RUNNER_CHECK(cudaEventRecord(env->start, env->stream));
+    out->entry = (cudaError_t)fn(ptr, dims, (void *)env->stream);
+    /* Not checked: after a faulting kernel this returns the fault, which
+     * the caller reports as the call's. */
+    cudaError_t stop = cudaEventRecord(env->stop, env->stream);
+    out->sync = cudaStreamSynchronize(env->stream);
+#ifndef CUDA_EMU
+    hold_released = number;
+#endif
+    double t0 = now_ms();
+    out->device = cudaDeviceSynchronize();
+    out->straggle_ms = now_ms() - t0;
+    if (stop != cudaSuccess || out->sync != cudaSuccess || out->device != cudaSuccess ||
+        cudaEventElapsedTime(&out->ms, env->start, env->stop) != cudaSuccess)
+        out->ms = -1;
+}
+
+static void name_error(char *dst, cudaError_t e)
+{
+    snprintf(dst, PROTO_NAME_LEN, "%s", cudaGetErrorName(e));
+}
+
+int call_and_report(call_env *env, buffer_set *set, const proto_call *call, int index,
+                    lab_call_fn fn)
+{
+    proto_result res;
+    memset(&res, 0, sizeof res);
+    rsp_write(REC_BEGIN, index, NULL, 0, NULL, 0);
+    call_outcome o;
+    call_prepared(env, set, fn, set->ptr, call->c.dims, &o);
+    cudaError_t entry = o.entry;
+    cudaError_t sync = o.sync != cudaSuccess ? o.sync : o.device;
+    cudaError_t last = cudaGetLastError();
+    /* A sticky error (a kernel fault) survives cudaGetLastError(). */
+    res.sticky = cudaPeekAtLastError() != cudaSuccess ||
+                 cudaDeviceSynchronize() != cudaSuccess;
+
+    res.entry_status = entry;
+    res.sync_status = sync;
+    res.last_status = last;
+    name_error(res.entry_name, entry);
+    name_error(res.sync_name, sync);
+    name_error(res.last_name, last);
+    snprintf(res.sync_text, sizeof res.sync_text, "%s", cudaGetErrorString(sync));
+    for (int b = 0; b < LAB_MAX_BUFFERS; b++)
+        res.buf[b].guard_before = res.buf[b].guard_after =
+            res.buf[b].changed_first = -1;
+
+    if (res.sticky) {
+        rsp_write(REC_RESULT, index, &res, sizeof res, NULL, 0);
+        return 0;
+    }
+    size_t out_bytes = 0;
+    for (int b = 0; b < set->n; b++) {
+        buffers_inspect(&set->buf[b], &res.buf[b]);
+        if (set->buf[b].role == BUF_OUTPUT) out_bytes += set->buf[b].bytes;
+    }
+    /* Outputs travel packed, in buffer order. */
+    unsigned char *outputs = (unsigned char *)malloc(out_bytes + 1);
+    if (!outputs) rsp_fatal("out of host memory for %zu bytes", out_bytes);
+    size_t at = 0;
+    for (int b = 0; b < set->n; b++) {
+        guarded_buffer *g = &set->buf[b];
+        if (g->role != BUF_OUTPUT) continue;
+        memcpy(outputs + at, g->host + g->offset, g->bytes);
+        at += g->bytes;
+    }
+    res.outputs_follow = 1;
+    rsp_write(REC_RESULT, index, &res, sizeof res, outputs, out_bytes);
+    free(outputs);
+    return 1;
+}
