@@ -57,6 +57,14 @@ __global__ void warp_deadlock(int *out)
     out[threadIdx.x] = v;
 }
 
+__global__ void small_block_warp_sum(int *out)
+{
+    int v = (int)threadIdx.x;
+    for (int offset = 16; offset > 0; offset /= 2)
+        v += __shfl_down_sync(0xffffffffu, v, offset); // a block of 16: lanes 16..31 do not exist
+    out[threadIdx.x] = v;
+}
+
 __global__ void trap_kernel() { __trap(); }
 
 __global__ void divide(int *out, int by) { out[threadIdx.x] = 100 / by; }
@@ -94,11 +102,14 @@ static int run(const char *mode)
     } else if (!std::strcmp(mode, "host_segfault")) {
         volatile int *nowhere = nullptr;
         *nowhere = 1; // host code: an ordinary crash, not an emulator report
-    } else if (!std::strcmp(mode, "divergent_barrier") || !std::strcmp(mode, "warp_deadlock")) {
+    } else if (!std::strcmp(mode, "divergent_barrier") || !std::strcmp(mode, "warp_deadlock") ||
+               !std::strcmp(mode, "shuffle_from_a_missing_lane")) {
         if (!std::strcmp(mode, "divergent_barrier"))
             divergent_barrier<<<1, 32>>>((int *)d);
-        else
+        else if (!std::strcmp(mode, "warp_deadlock"))
             warp_deadlock<<<1, 32>>>((int *)d);
+        else
+            small_block_warp_sum<<<1, 16>>>((int *)d);
         // The error is sticky, as after a fault on the GPU.
         cudaError_t sync = cudaDeviceSynchronize();
         cudaError_t first = cudaGetLastError();

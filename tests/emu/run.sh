@@ -193,6 +193,8 @@ fault_case divergent_barrier 0 "emulator: cudaErrorLaunchFailure" "wait at diffe
     "sync=cudaErrorLaunchFailure first=cudaErrorLaunchFailure second=cudaErrorLaunchFailure malloc=cudaErrorLaunchFailure launch=cudaErrorLaunchFailure reset=cudaSuccess after_reset=cudaSuccess"
 fault_case warp_deadlock 0 "emulator: cudaErrorLaunchFailure: deadlock in block (0,0,0)" "__shfl_down_sync" \
     "sync=cudaErrorLaunchFailure first=cudaErrorLaunchFailure second=cudaErrorLaunchFailure"
+fault_case shuffle_from_a_missing_lane 0 "emulator: cudaErrorLaunchFailure" "__shfl_down_sync at" \
+    "lane 0 of warp 0 reads lane 16, which does not exist" "sync=cudaErrorLaunchFailure"
 # Host code is not a kernel: a plain crash (SIGSEGV), no emulator report.
 # (the extra "exit" keeps bash from exec-ing, so its crash notice goes to /dev/null)
 (timeout 20 "$build/faults" host_segfault >"$build/fault_host_segfault.out" 2>&1; exit $?) 2>/dev/null

@@ -97,9 +97,12 @@ std::uint64_t lane_result(block_state &block, unsigned int warp, unsigned int la
     case warp_op::shfl_down:
     case warp_op::shfl_xor: {
         int source = shuffle_source(group.op, (int)lane, mine.lane_argument, mine.width);
-        /* Reading a lane that is not taking part is undefined; give 0. */
+        /* Reading a lane that is in the warp but not taking part is
+         * undefined; give all ones (NaN, -1), like unwritten memory, so a
+         * result that uses it comes out wrong. (A lane that does not exist
+         * or has exited is reported before this: gone_lane_read.) */
         if (!(group.arrived & (1u << source)))
-            return 0;
+            return ~0ull;
         return lane_slot(block, warp, (unsigned int)source).request.value;
     }
     case warp_op::match_any: {
@@ -128,11 +131,46 @@ bool is_complete(const warp_state &warp, const warp_group &group)
     return (group.mask & warp.live_mask & ~group.arrived) == 0;
 }
 
+bool is_shuffle(warp_op op)
+{
+    return op == warp_op::shfl_idx || op == warp_op::shfl_up || op == warp_op::shfl_down ||
+           op == warp_op::shfl_xor;
+}
+
+/* A shuffle that reads a lane which does not exist (past the end of the
+ * block) or has exited gets a value the hardware does not define: a full
+ * warp's shuffle in a block of 16 threads, or after some lanes returned.
+ * That is a bug on the GPU even when it happens to give the right answer,
+ * so it is reported as a fault naming both lanes. */
+void gone_lane_read(block_state &block, unsigned int warp_index, const warp_group &group)
+{
+    if (!is_shuffle(group.op))
+        return;
+    const warp_state &warp = block.warps[warp_index];
+    for (unsigned int lane = 0; lane < 32; ++lane) {
+        if (!(group.arrived & (1u << lane)))
+            continue;
+        const warp_request &mine = lane_slot(block, warp_index, lane).request;
+        int source = shuffle_source(group.op, (int)lane, mine.lane_argument, mine.width);
+        if ((group.arrived & (1u << source)) || (warp.live_mask & (1u << source)))
+            continue;
+        bool exists = warp_index * 32 + (unsigned int)source < block.thread_count;
+        char detail[512];
+        std::snprintf(detail, sizeof detail,
+                      "%s at %s:%d: lane %u of warp %u reads lane %d, which %s: the value it gets is "
+                      "undefined (leave that lane out of the mask and do not read from it)",
+                      warp_op_name(group.op), mine.file, mine.line, lane, warp_index, source,
+                      exists ? "has already exited" : "does not exist (the block has fewer threads)");
+        abort_kernel_from_thread(cudaErrorLaunchFailure, detail);
+    }
+}
+
 /* Hands every lane its result, wakes the waiting ones and drops the group. */
 void complete(block_state &block, unsigned int warp_index, int group_index)
 {
     warp_state &warp = block.warps[warp_index];
     const warp_group group = warp.groups[group_index];
+    gone_lane_read(block, warp_index, group);
     for (unsigned int lane = 0; lane < 32; ++lane)
         if (group.arrived & (1u << lane))
             lane_slot(block, warp_index, lane).warp_result = lane_result(block, warp_index, lane, group);
