@@ -15,6 +15,7 @@ SUITE(spec_tests)
 SUITE(judge_tests)
 SUITE(resources_tests)
 SUITE(symbols_tests)
+SUITE(response_tests)
 
 static int run(const unit_test *tests, int n)
 {
@@ -38,6 +39,7 @@ int main(void)
     int failed = 0;
     failed += run(compare_tests, compare_tests_count);
     failed += run(stats_tests, stats_tests_count);
+    failed += run(response_tests, response_tests_count);
     failed += run(isolate_tests, isolate_tests_count);
     failed += run(text_tests, text_tests_count);
     failed += run(spec_tests, spec_tests_count);
