@@ -207,8 +207,11 @@ int run_calls(const grade_ctx *g, const char *tag, const proto_call *calls,
     request_init(&req, g, MODE_CASES, n);
     /* Under compute-sanitizer every allocation is exactly its buffer, so
      * one element past the end is reported; the plain runs keep the guards
-     * that show stray writes. */
-    req.layout = tool ? LAYOUT_EXACT : LAYOUT_GUARDED;
+     * that show stray writes. The emulator is its own sanitizer: it fences
+     * every allocation, so its right stage runs on exact buffers too (its
+     * work stage keeps the guards, as on the GPU, so that a stray write
+     * fails right there as well). */
+    req.layout = tool || (g->emulated && strict) ? LAYOUT_EXACT : LAYOUT_GUARDED;
     if (write_request(req_path, &req, calls) != 0) {
         st->status = ST_ERROR;
         snprintf(st->summary, sizeof st->summary, "cannot write %s", req_path);
