@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "gpu_clock.h"
 #include "grade.h"
 #include "isolate.h"
 #include "stats.h"
@@ -101,6 +102,39 @@ static int run_timing_child(const grade_ctx *g, proto_call *calls, response *rsp
     double limit = spec->time_limit_s.fast > 0 ? spec->time_limit_s.fast : 180;
     if (iso_run(argv, log_path, limit, ir) != 0) return -1;
     response_read(rsp_path, spec, calls, TIMING_CALLS, req.max_rounds, rsp);
+    return 0;
+}
+
+/* Run the timing child with the GPU's clocks read before and after; when
+ * the GPU was throttled or shared, once more, then give up with
+ * "unreliable timing" (the stage is then neither passed nor failed). */
+static int timed_on_a_quiet_gpu(const grade_ctx *g, proto_call *calls, response *rsp,
+                                iso_result *ir, char *log_path, size_t log_size,
+                                gpu_clock *before, gpu_clock *after, stage_result *st)
+{
+    char why[256] = "";
+    for (int attempt = 1; attempt <= 2; attempt++) {
+        if (attempt > 1) response_free(rsp);
+        gpu_clock_read(g->device.pci_bus_id, before);
+        if (run_timing_child(g, calls, rsp, ir, log_path, log_size) != 0) {
+            st->status = ST_ERROR;
+            snprintf(st->summary, sizeof st->summary, "cannot run the timing in %s",
+                     g->scratch);
+            return 0;
+        }
+        gpu_clock_read(g->device.pci_bus_id, after);
+        if (!gpu_clock_disturbed(before, after, why, sizeof why)) return 1;
+    }
+    response_free(rsp);
+    char b[200], a[200];
+    gpu_clock_describe(before, b, sizeof b);
+    gpu_clock_describe(after, a, sizeof a);
+    st->status = ST_ERROR;
+    st->unreliable = 1;
+    snprintf(st->summary, sizeof st->summary,
+             "unreliable timing: the GPU was disturbed (%s) in two runs; grade again on a quiet "
+             "GPU", why);
+    sb_printf(&st->details, "GPU before timing: %s\nGPU after timing: %s\n", b, a);
     return 0;
 }
 
@@ -263,11 +297,10 @@ void stage_fast(const grade_ctx *g, stage_result *st)
     response rsp;
     iso_result ir;
     char log_path[512];
-    if (run_timing_child(g, calls, &rsp, &ir, log_path, sizeof log_path) != 0) {
-        st->status = ST_ERROR;
-        snprintf(st->summary, sizeof st->summary, "cannot run the timing in %s", g->scratch);
+    gpu_clock before, after;
+    if (!timed_on_a_quiet_gpu(g, calls, &rsp, &ir, log_path, sizeof log_path, &before, &after,
+                              st))
         return;
-    }
     if (response_malformed(&rsp, st) || sandbox_stopped(&rsp, st, "the timing")) {
         response_free(&rsp);
         return;
@@ -323,6 +356,10 @@ void stage_fast(const grade_ctx *g, stage_result *st)
                             "every element written, largest difference %.2g of the output's "
                             "scale (allowed %.0e)\n",
               checked, agreement, timed_agreement(spec));
+    char clock_before[200], clock_after[200];
+    gpu_clock_describe(&before, clock_before, sizeof clock_before);
+    gpu_clock_describe(&after, clock_after, sizeof clock_after);
+    sb_printf(&st->details, "GPU before timing: %s; after: %s\n", clock_before, clock_after);
 
     if (f->straggle_ms > fmax(STRAGGLE_MIN_MS, 0.5 * f->submission_ms)) {
         st->status = ST_ERROR;

@@ -3,7 +3,8 @@
  * Builds the submission against the trusted files, then runs the stages in
  * order, each gated on the one before: work, right, fast. Exit codes:
  *   0 every requested stage passed   1 a stage failed
- *   2 usage or build error           3 no usable GPU
+ *   2 usage or build error, a malformed runner record, unreliable timing
+ *   3 no usable GPU
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -198,6 +199,7 @@ static void probe_device(const char *probe, const char *scratch, device_info *d)
         else if (!strcmp(line, "cc")) snprintf(d->cc, sizeof d->cc, "%s", v);
         else if (!strcmp(line, "driver")) snprintf(d->driver, sizeof d->driver, "%s", v);
         else if (!strcmp(line, "runtime")) snprintf(d->runtime, sizeof d->runtime, "%s", v);
+        else if (!strcmp(line, "pci_bus_id")) snprintf(d->pci_bus_id, sizeof d->pci_bus_id, "%s", v);
         else if (!strcmp(line, "sm_count")) d->sm_count = atoi(v);
         else if (!strcmp(line, "clock_mhz")) d->clock_mhz = atoi(v);
         else if (!strcmp(line, "mem_clock_mhz")) d->mem_clock_mhz = atoi(v);
@@ -404,7 +406,8 @@ int main(int argc, char **argv)
             needed_gpu = 1;
         } else {
             run[i](&g, &st[i]);
-            if (st[i].status != ST_PASS) code = st[i].malformed ? EXIT_USAGE : EXIT_FAILED;
+            if (st[i].status != ST_PASS)
+                code = st[i].malformed || st[i].unreliable ? EXIT_USAGE : EXIT_FAILED;
             if (g.emulated) {
                 size_t len = strlen(st[i].summary);
                 snprintf(st[i].summary + len, sizeof st[i].summary - len,

@@ -41,12 +41,13 @@ typedef struct {
     int has_fast;
     fast_figures fast;
     int malformed; /* the runner's records could not be trusted: exit 2 */
+    int unreliable; /* the GPU was throttled or shared while timed: exit 2 */
 } stage_result;
 
 typedef struct {
     int ok;
     char error[256];
-    char name[128], cc[16], driver[16], runtime[16];
+    char name[128], cc[16], driver[16], runtime[16], pci_bus_id[32];
     int sm_count, clock_mhz, mem_clock_mhz;
     long long l2_bytes, mem_bytes;
     int regs_per_sm, max_warps_per_sm;

@@ -50,5 +50,7 @@ int main(void)
     printf("mem_bytes=%zu\n", p.totalGlobalMem);
     printf("driver=%d.%d\n", driver / 1000, driver % 1000 / 10);
     printf("runtime=%d.%d\n", runtime / 1000, runtime % 1000 / 10);
+    char bus[32];
+    if (cudaDeviceGetPCIBusId(bus, sizeof bus, dev) == cudaSuccess) printf("pci_bus_id=%s\n", bus);
     return 0;
 }
