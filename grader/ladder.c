@@ -1,6 +1,6 @@
 /* ladder.c - check and time every rung of a solution ladder in one run and
  * print the table the lesson is about: time, bandwidth, fraction of copy,
- * step speedup and cumulative speedup, like the seeds' reduction table.
+ * step speedup and cumulative speedup, like the lecture slides' reduction table.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>

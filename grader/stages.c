@@ -60,7 +60,7 @@ void request_init(proto_request *req, const grade_ctx *g, proto_mode mode, int n
     req->mode = mode;
     req->n_calls = n_calls;
     snprintf(req->lab_id, sizeof req->lab_id, "%s", g->spec->id);
-    /* The sampling policy (DESIGN.md, Timing rules): at least 10 rounds,
+    /* The sampling policy (README.md, How grading works): at least 10 rounds,
      * until every median's relative standard error is under 0.5%, or a
      * cap. */
     req->min_rounds = 10;

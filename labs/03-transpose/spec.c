@@ -162,7 +162,7 @@ const lab_spec LAB_03_TRANSPOSE = {
         .roof = ROOF_COPY,
         /* Calibrated on an H200 (README, Measurements): naive 13% of copy,
          * 32x32 tiles with bank conflicts 37-42% (2.9-3.2x naive), every
-         * conflict-free tile version 78-85% (6.1-6.6x). DESIGN.md's H100:
+         * conflict-free tile version 78-85% (6.1-6.6x). First H100 measurements:
          * 16%, 57% (3.6x), 91% (5.8x). 65% and 4.5x sit in the gap on
          * both GPUs. */
         .min_roofline = 0.65,

@@ -40,7 +40,7 @@ __global__ static void reduce_interleaved_divergent(const float *in, unsigned n,
     if (tid == 0) out[blockIdx.x] = s[0];
 }
 
-/* The recursive finish of the seeds: each launch turns `count` values into
+/* The recursive finish of the lecture slides: each launch turns `count` values into
  * one partial sum per block, written to d_scratch, and the next launch
  * reduces those, until one block is left; it writes d_out. The partials of
  * all levels together take fewer than n / 255 floats of scratch. */

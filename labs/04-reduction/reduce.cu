@@ -13,7 +13,7 @@
  *   - The pointers are 4-byte aligned, not necessarily 16.
  *   - launch on `stream`, do not synchronize, and return the launch status.
  *
- * The plan below is the seeds' recursive strategy (rungs 3-4 of the
+ * The plan below is the lecture slides' recursive strategy (rungs 3-4 of the
  * ladder): a kernel turns `count` values into one partial sum per block,
  * and is launched again on the partial sums until one block is left.
  * It is right, not yet fast: the README's ladder shows where to go next.

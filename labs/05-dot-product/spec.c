@@ -180,7 +180,7 @@ const lab_spec LAB_05_DOT_PRODUCT = {
         .roof = ROOF_COPY,
         /* Calibrated on an H200 (README, Measurements): every version that
          * streams both vectors with many elements per thread reaches 77.6-
-         * 98.6% of copy (cuBLAS 93.9%, thrust 71.5%), the seeds' block
+         * 98.6% of copy (cuBLAS 93.9%, thrust 71.5%), the lecture slides' block
          * tree with one element per thread 24%, one atomic per element
          * 0.1%. The naive baseline serialises 2^26 atomics, so the tree is
          * already 221x it: the speedup gate is a sanity check. */

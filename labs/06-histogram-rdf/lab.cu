@@ -23,7 +23,7 @@ static int call_submission(void *const *d, const int64_t *dims, void *stream)
                (unsigned int *)d[1], (cudaStream_t)stream);
 }
 
-/* The baseline: the seeds' naive GPU version, right and slow. One launch
+/* The baseline: the lecture slides' naive GPU version, right and slow. One launch
  * per offset d = 1 .. n/2; thread i of launch d takes the pair
  * (i, (i + d) % n), computes the contract's distance and adds one to its
  * bin with an atomicAdd in global memory. Why it is slow: n/2 launches

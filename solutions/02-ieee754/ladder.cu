@@ -3,7 +3,7 @@
  *
  * The exact outputs (madd, dist) cost a handful of instructions and a few
  * bytes per element in every rung; the 64 wave samples per element are
- * the arithmetic that separates the rungs. The lesson is the seeds' advice
+ * the arithmetic that separates the rungs. The lesson is the lecture slides' advice
  * on instruction costs: avoid higher functions, and when you need one,
  * pick the one made for the job, at the precision the answer needs.
  */

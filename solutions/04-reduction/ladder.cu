@@ -1,7 +1,7 @@
 /* Lab 04's ladder: Mark Harris's "Optimizing Parallel Reduction in CUDA"
- * as the seeds tell it, rung by rung, then the modern rungs. Slowest first;
+ * as the lecture slides tell it, rung by rung, then the modern rungs. Slowest first;
  * `make ladder LAB=04` checks every rung and prints time, GB/s, % of copy,
- * step speedup and cumulative speedup, like the seeds' G80 table:
+ * step speedup and cumulative speedup, like the lecture slides' G80 table:
  *
  *   kernel 1 interleaved, divergent      8.054 ms    2.08 GB/s
  *   kernel 2 interleaved, bank conflicts 3.456 ms    4.85 GB/s   2.33x
@@ -13,13 +13,13 @@
  *   (2^22 ints on a G80, 86.4 GB/s peak)
  *
  * Two things changed since. A modern GPU hides latency so much better that
- * the early rungs are far less bad (DESIGN.md: kernel 1 at 14% of copy on an
+ * the early rungs are far less bad (first H100 measurements: kernel 1 at 14% of copy on an
  * H100, not 2.4%), and the warp is no longer a lock-step unit: since Volta
  * every thread has its own program counter, so kernel 5's "a warp needs no
  * synchronisation" is a data race. Rung 5 here keeps Harris's structure
  * and adds the __syncwarp() that makes it correct.
  *
- * Rungs 1-6 finish the way the seeds do: recursively, one launch per level,
+ * Rungs 1-6 finish the way the lecture slides do: recursively, one launch per level,
  * each level's block sums written to d_scratch for the next level (the
  * recursive multi-launch strategy). Rung 7 runs a grid the size of the GPU
  * and needs exactly two launches. Rung 8 adds the block sums with one
@@ -217,7 +217,7 @@ static int v5_unrolled_last_warp_syncwarp(void *const *d, const int64_t *dims, v
 /* ---- v6: completely unrolled, block size as a template parameter -------
  * With the block size known at compile time every `if (BS >= ...)` is
  * decided by the compiler: no loop counter, no comparison, no branch for
- * the steps this block size does not have. (The seeds' French deck does
+ * the steps this block size does not have. (The lecture slides' French deck does
  * the same with #if BLOCK_SIZE; a template makes one kernel per size.) */
 template <unsigned BS>
 __device__ __forceinline__ void block_tree(float *s, unsigned tid)
@@ -308,7 +308,7 @@ static int v7_many_elements_per_thread(void *const *d, const int64_t *dims, void
 
 /* ---- v8: 16-byte loads, warp shuffles, one atomicAdd per block ----------
  * The reference's grid-stride float4 loop and shuffle reduction, finished
- * the other way of the seeds: every block adds its sum straight into d_out.
+ * the other way of the lecture slides: every block adds its sum straight into d_out.
  * d_out holds garbage on entry, so it is zeroed on the stream first (one
  * more tiny operation, ordered before the kernel). Float addition is not
  * associative and the blocks' atomics land in a different order on every

@@ -3,7 +3,7 @@
  * The ladder (solutions/05-dot-product/ladder.cu, measured with
  * `make ladder LAB=05`):
  *   v1 one atomicAdd per element: 2^26 additions serialised on one address.
- *   v2 the seeds' kernel: one element per thread, a shared-memory tree per
+ *   v2 the lecture slides' kernel: one element per thread, a shared-memory tree per
  *      block, one atomicAdd per block; 2^18 blocks, each short-lived.
  *   v3 a grid that just fills the GPU, each thread summing many elements in
  *      a register (grid-stride loop), warp shuffles instead of the tree:

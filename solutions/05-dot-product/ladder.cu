@@ -56,7 +56,7 @@ static int v1_atomic_per_element(void *const *d, const int64_t *dims, void *s)
     return cudaGetLastError();
 }
 
-/* v2: the seeds' kernel. Thread t of a block puts one product into shared
+/* v2: the lecture slides' kernel. Thread t of a block puts one product into shared
  * memory; the block halves the active threads at every step (sequential
  * addressing, a barrier between steps) until s[0] holds the block's sum,
  * which thread 0 adds to the result. 256 times fewer atomics than v1, but

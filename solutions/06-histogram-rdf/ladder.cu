@@ -1,11 +1,11 @@
-/* Lab 06's ladder: the radial distribution function from the seeds' naive
+/* Lab 06's ladder: the radial distribution function from the lecture slides' naive
  * kernel to the reference. `make ladder LAB=06` checks every rung on fresh
- * inputs, then times them all, alternating, on the seeds' size: n = 44028
+ * inputs, then times them all, alternating, on the lecture slides' size: n = 44028
  * particles, 969 million pairs, 512 bins.
  *
  * Reading the table: the "Gpairs/s" column is billions of pairs per
  * second. The speedup over one CPU core
- * (the seeds' result slide) is 8.4 s (DESIGN.md, the H100 host) divided by
+ * (the lecture's result slide) is 8.4 s (measured on the H100's host) divided by
  * a rung's time.
  *
  * The lesson: the output is where the trouble is. Every pair adds one to a
@@ -69,7 +69,7 @@ static int v1_launch_per_offset_global_atomics(void *const *d, const int64_t *di
 
 /* ---- v2: one launch per offset, shared sub-histograms ------------------- */
 
-/* The seeds' "optimised 1": the same one pair per thread and launch per
+/* The lecture slides' "optimised 1": the same one pair per thread and launch per
  * offset, but each block counts into a histogram in shared memory and
  * adds its non-zero bins to the global one at the end. In 2010 global
  * atomics were so slow that this won 8x. Here a block has only 256 pairs

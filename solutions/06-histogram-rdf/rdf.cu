@@ -1,9 +1,9 @@
 /* Lab 06 - radial distribution function: the reference solution.
  *
  * The ladder (solutions/06-histogram-rdf/ladder.cu, `make ladder LAB=06`):
- *   v1 one launch per offset, one global atomicAdd per pair (the seeds'
+ *   v1 one launch per offset, one global atomicAdd per pair (the lecture slides'
  *      naive kernel; the fast stage's baseline).
- *   v2 the seeds' "optimised 1": still one launch per offset, a shared
+ *   v2 the lecture slides' "optimised 1": still one launch per offset, a shared
  *      sub-histogram per block, flushed with one global atomic per bin.
  *   v3 the full-problem kernel: one launch for every pair, a 2-D grid
  *      (particles x chunks of offsets), each block many pairs into its

@@ -106,7 +106,7 @@ static int v2_shared_tiles(void *const *d, const int64_t *dims, void *s)
     return cudaGetLastError();
 }
 
-/* v3: v2 with the seeds' prefetching (lecture 002, "carga anticipada"):
+/* v3: v2 with the lecture slides' prefetching (lecture 002, "carga anticipada"):
  * each thread keeps its next A and B elements in two registers. Loop: store
  * the registers to the shared tiles, issue the global loads of the next
  * tile into the registers, barrier, compute from shared memory, barrier.

@@ -5,7 +5,7 @@
  * The ladder (solutions/07-matmul/ladder.cu, `make ladder LAB=07`):
  *   v1 one thread per output: two global loads per FMA.
  *   v2 32 x 32 shared-memory tiles: one shared load per operand per FMA.
- *   v3 v2 with the next tile prefetched into registers (the seeds' example).
+ *   v3 v2 with the next tile prefetched into registers (the lecture slides' example).
  *   v4 2-D register tiling: a 128 x 128 tile per block, 8 x 8 outputs per
  *      thread, float4 loads: 16 FMAs per shared-memory load.
  *   v5 (this file) v4 with two shared buffers: the next tile is loaded from

@@ -3,7 +3,7 @@
  * Element i has the kind k = i % 4; d_y[i] = f_k(d_x[i]) and d_q[i] is
  * d_m[i] after 16 rounds of h = h / DIV[k] + (h % MOD[k]) * MUL[k] + r.
  *
- * Three changes against the legacy code, each a lesson of the seeds:
+ * Three changes against the legacy code, each a lesson of the lecture slides:
  *   1. Warp-uniform branches. Threads are mapped to elements so that the
  *      32 lanes of a warp hold 32 elements of ONE kind: the branch on the
  *      kind is the same for the whole warp, and no warp runs more than one
@@ -40,7 +40,7 @@ template <int K> __device__ __forceinline__ float value_of(float x)
     if (K == 0) return cbrtf(x);
     if (K == 1) return exp2f(x);
     if (K == 2) return rsqrtf(x);
-    return cbrtf(cbrtf(x)); /* the seeds' table has rcbrt(rcbrt(x)): as good */
+    return cbrtf(cbrtf(x)); /* the lecture slides' table has rcbrt(rcbrt(x)): as good */
 }
 
 template <int K> __device__ __forceinline__ int code_of(int h)

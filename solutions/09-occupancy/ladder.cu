@@ -1,4 +1,4 @@
-/* Lab 09's ladder: the seeds' clustering kernel ("Occupation optimisée de
+/* Lab 09's ladder: the lecture slides' clustering kernel ("Occupation optimisée de
  * registres"), rung by rung. Slowest first; `make ladder LAB=09` checks
  * every rung and times it on the fast stage's case (4M points x 4 centers
  * x 16 coordinates, squared Euclidean).
@@ -15,7 +15,7 @@
  *   v4 template, bounds + API       32                                1024    64 (100%)
  *   v5 reference: row in registers  40 (cosine 47, DTW 93)             256    48 (75%)
  *
- * The seeds' two remedies are rungs 2 and 3: "reduce the block size, and
+ * The lecture slides' two remedies are rungs 2 and 3: "reduce the block size, and
  * look for the best one again whenever a metric is added" (the occupancy
  * API does the looking), and "compile only the metric you run" (#ifdef or
  * a template). GPU timings: see labs/09-occupancy/README.md.
@@ -28,7 +28,7 @@ static const int FIXED_THREADS = 512;
 
 /* ---- v1: one kernel, a run-time switch, 512 threads per block -----------
  * Thread i walks over the k centers and switches on the metric for each
- * (the seeds' `switch (metric)` inside the loop over columns). Right for
+ * (the lecture slides' `switch (metric)` inside the loop over columns). Right for
  * every metric, but compiled once for all: ptxas gives the kernel the
  * registers its heaviest path needs, DTW's 65-float band, 96 per thread,
  * and the squared Euclidean distance runs with them. 512 x 96 registers =
@@ -91,7 +91,7 @@ static int v1_switch_512(void *const *d, const int64_t *dims, void *s)
 }
 
 /* ---- v2: the same kernel, the block size from the occupancy API ----------
- * The seeds' first remedy. With 96 registers a warp takes 3072 of the
+ * The lecture slides' first remedy. With 96 registers a warp takes 3072 of the
  * 65536: 21 warps fit, and 512-thread blocks use only 16 of them (a second
  * block of 16 would need 32). cudaOccupancyMaxPotentialBlockSize tries
  * every block size and should answer 672 (21 warps in one block): a third more
@@ -112,7 +112,7 @@ static int v2_switch_occupancy_api(void *const *d, const int64_t *dims, void *s)
 }
 
 /* ---- v3: one kernel per metric (template), still 512 threads -------------
- * The seeds' second remedy: the metric is a template parameter, each
+ * The lecture slides' second remedy: the metric is a template parameter, each
  * instantiation holds one case, and each gets its own register count. The
  * squared Euclidean kernel needs 32 registers: 4 blocks of 512 = 64 warps,
  * the whole SM. Same loop, same loads as v1; only the registers changed. */

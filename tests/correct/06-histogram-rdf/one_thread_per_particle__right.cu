@@ -1,4 +1,4 @@
-/* CORRECT, UNUSUAL: the seeds' first "full-problem kernel" taken
+/* CORRECT, UNUSUAL: the lecture slides' first "full-problem kernel" taken
  * literally: one thread per particle, each looping over all n/2 offsets,
  * a 1-D grid, a shared histogram per block; and d_hist zeroed by a kernel
  * of its own on the stream instead of cudaMemsetAsync. Right, but at the

@@ -1,4 +1,4 @@
-/* CORRECT, the seeds' own fix (their slide "global void k<int METRIC>"):
+/* CORRECT, the lecture slides' own fix (their slide "global void k<int METRIC>"):
  * the run-time switch kept as it was, but on a template parameter, so each
  * instantiation's switch is decided at compile time and only one case is
  * left in it (32 registers for the squared Euclidean kernel, DTW's 92-96

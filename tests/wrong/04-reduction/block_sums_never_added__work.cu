@@ -1,4 +1,4 @@
-/* WRONG ON PURPOSE: the kernel of the seeds' first slide, launched once:
+/* WRONG ON PURPOSE: the kernel of the lecture slides' first slide, launched once:
  * every block writes its partial sum to d_out[blockIdx.x] and nobody adds
  * the partials up (the recursive second launch, or an atomicAdd, is
  * missing). d_out[0] ends up as block 0's sum only, and the other blocks

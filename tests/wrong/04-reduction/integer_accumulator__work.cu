@@ -1,5 +1,5 @@
 /* WRONG ON PURPOSE: each thread sums its elements into an int, as in the
- * seeds' integer reduction. `sum += in[i]` converts back to int after every
+ * lecture slides' integer reduction. `sum += in[i]` converts back to int after every
  * addition and drops the fraction: values between 0.25 and 1.75 add 0 or 1.
  * Must first fail the work stage. */
 #include <cuda_runtime.h>

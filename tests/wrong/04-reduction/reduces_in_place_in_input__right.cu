@@ -1,5 +1,5 @@
 /* WRONG ON PURPOSE: the tree is built in global memory, in place in the
- * input, as on the seeds' first "recursive" slides: at every step
+ * input, as on the lecture slides' first "recursive" slides: at every step
  * a[i] += a[i + step], so d_in ends up full of partial sums. The total is
  * right (work only notes the change), but d_in is read-only: the reduction
  * belongs in shared memory, registers or d_scratch. Must first fail the

@@ -1,4 +1,4 @@
-/* WRONG ON PURPOSE: the seeds' kernel (one product per thread, one atomicAdd
+/* WRONG ON PURPOSE: the lecture slides' kernel (one product per thread, one atomicAdd
  * per block) with the grid rounded down, n / 256 blocks: the last n % 256
  * elements are never added. Invisible when n is a multiple of 256, as every
  * work size is; with n < 256 no block runs and the answer stays 0.

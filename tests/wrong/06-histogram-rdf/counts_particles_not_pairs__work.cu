@@ -1,6 +1,6 @@
 /* WRONG ON PURPOSE: a histogram of one input instead of the pairs: each
  * particle's distance from the origin, sqrt(x^2 + y^2 + z^2) / dr, put in
- * its bin (the textbook histogram of the seeds' first slide, before the
+ * its bin (the textbook histogram of the lecture slides' first slide, before the
  * pairs). Every step is correctly rounded and the histogram is zeroed on
  * the stream, so it is a clean kernel that counts the wrong thing: n
  * counts in all instead of n(n-1)/2. Must first fail the work stage.

@@ -1,4 +1,4 @@
-/* WRONG ON PURPOSE: the seeds' naive version, right on every input: one
+/* WRONG ON PURPOSE: the lecture slides' naive version, right on every input: one
  * launch per offset d, thread i takes the pair (i, (i + d) % n) and adds
  * one to its bin with an atomicAdd in global memory. n/2 short launches,
  * a modulo per pair, and every pair an atomic on one of a few hundred

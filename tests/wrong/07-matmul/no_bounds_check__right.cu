@@ -1,4 +1,4 @@
-/* WRONG ON PURPOSE: the seeds' shared-tile kernel as written for sizes
+/* WRONG ON PURPOSE: the lecture slides' shared-tile kernel as written for sizes
  * that are multiples of the tile: no bounds checks at all. On the work
  * sizes (multiples of 128, k of 32) every tile is whole and the answer is
  * right; on 31 x 33 x 17 the tiles reach past the ends of A and B (reads

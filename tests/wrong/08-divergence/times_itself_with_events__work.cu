@@ -30,7 +30,7 @@ template <int K> __device__ __forceinline__ float value_of(float x)
     if (K == 0) return cbrtf(x);
     if (K == 1) return exp2f(x);
     if (K == 2) return rsqrtf(x);
-    return cbrtf(cbrtf(x)); /* the seeds' table has rcbrt(rcbrt(x)): as good */
+    return cbrtf(cbrtf(x)); /* the lecture slides' table has rcbrt(rcbrt(x)): as good */
 }
 
 template <int K> __device__ __forceinline__ int code_of(int h)

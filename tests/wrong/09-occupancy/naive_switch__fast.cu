@@ -1,4 +1,4 @@
-/* WRONG ON PURPOSE (slow): the seeds' kernel as it stands, one kernel for
+/* WRONG ON PURPOSE (slow): the lecture slides' kernel as it stands, one kernel for
  * every metric with a run-time switch, 512 threads per block. Right for
  * every metric, but compiled once: 96 registers per thread (DTW's band)
  * even for the squared Euclidean distance, one 512-thread block and 16

@@ -2,7 +2,7 @@
  * per block. It needs 96 registers per thread (DTW's band), and 1024 x 96
  * = 98304 is more than the 65536 registers of an SM: the launch fails with
  * cudaErrorLaunchOutOfResources ("too many resources requested for
- * launch"), for every metric. The seeds' remark: the more metrics, the
+ * launch"), for every metric. The lecture slides' remark: the more metrics, the
  * smaller the blocks must be. Must first fail the work stage.
  * EMULATION: pass pass: the CPU emulation does not model registers, so the launch succeeds there
  */

@@ -1,5 +1,5 @@
 /* WRONG ON PURPOSE: the offsets run d = 1 .. n/2 - 1, as the loop
- * "for (d = 1; d < N/2; d++)" on the seeds' slide reads. For an odd n the
+ * "for (d = 1; d < N/2; d++)" on the lecture's slide reads. For an odd n the
  * last offset (n - 1)/2 is missed and with it n pairs (for an even n, n/2
  * pairs). Must first fail the work stage.
  */
