@@ -14,7 +14,11 @@
 # EMU=1 runs work and right on the CPU (the default when there is no GPU).
 
 NVCC      ?= nvcc
-CC        ?= gcc
+# make's own default for CC is cc, which ?= would keep: only that default is
+# replaced, so CC=clang on the command line or in the environment still wins.
+ifeq ($(origin CC),default)
+CC        := gcc
+endif
 BUILD     ?= build
 STAGE     ?= fast
 SM        ?= $(or $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d '.'),90)
@@ -113,8 +117,9 @@ $(EMU_TRUSTED)/%/.built: $(EMU_BUILD)/.built $(TRUSTED_DEPS)
 	$(trusted_c_objects)
 	@touch $@
 
-# LAB=01, LAB=01-vector-add and LAB=vector-add all name the same lab.
-LAB_ID = $(notdir $(firstword $(wildcard labs/$(LAB) labs/$(LAB)-* labs/[0-9][0-9]-$(LAB))))
+# LAB=1, LAB=01, LAB=01-vector-add and LAB=vector-add all name the same lab:
+# the rule of lab_find (grader/labs.c); tests/run.sh checks that they agree.
+LAB_ID = $(notdir $(firstword $(wildcard labs/$(LAB) labs/$(LAB)-* labs/0$(LAB)-* labs/[0-9][0-9]-$(LAB))))
 
 check-lab:
 	@if [ -z "$(LAB)" ]; then echo "make grade: which lab? e.g. make grade LAB=01 (labs: $(LABS))" >&2; exit 2; fi
@@ -143,7 +148,7 @@ grade-command: check-lab $(LAB_DEPS)
 
 solutions: all
 	@status=0; for lab in $(LABS); do \
-	  $(MAKE) --no-print-directory grade LAB=$$lab SUBMISSION=solutions/$$lab/$$(ls labs/$$lab/*.cu | grep -v '/lab.cu$$' | xargs -n1 basename) || status=1; \
+	  $(MAKE) --no-print-directory grade LAB=$$lab SUBMISSION=solutions/$$lab/$$($(BUILD)/grade --lab $$lab --lab-info | sed -n 's/^student_file=//p') || status=1; \
 	done; exit $$status
 
 test: all
@@ -169,16 +174,18 @@ charts:
 #   make class-report FROM=dir|file FORMAT=gradescope|junit|csv|summary [COURSE=file] [REPORT=file] [STUDENT=name]
 #   make class-slurm LAB=NN SUBMISSIONS=dir OUT=dir [CHUNK=k] [SLURM_TIME=hh:mm:ss] [PARTITION=p] [ACCOUNT=a]
 #   make class-merge OUT=dir [COURSE=file] TASKS="dir..."
-CLASS_SRCS := $(wildcard grader/class/*.c) grader/isolate.c grader/text.c
+CLASS_SRCS := $(wildcard grader/class/*.c) grader/isolate.c grader/text.c grader/labs.c grader/lab_spec.c
+# The class tools find labs by name and their student files in the specs.
+CLASS_SPECS = $(patsubst %.c,$(OBJ)/%.o,$(wildcard labs/*/spec.c)) $(OBJ)/lab_registry.o
 CLASS_OUT   = $(or $(OUT),$(BUILD)/class-$(LAB_ID))
 CLASS_OPTS  = $(if $(COURSE),--course '$(COURSE)') $(if $(TIMEOUT),--timeout $(TIMEOUT)) \
               $(if $(MEM_LIMIT_MB),--mem-limit-mb $(MEM_LIMIT_MB))
 
 .PHONY: class class-report class-slurm class-merge
 
-$(BUILD)/class: $(CLASS_SRCS) $(wildcard grader/class/*.h) grader/isolate.h grader/text.h
+$(BUILD)/class: $(CLASS_SRCS) $(CLASS_SPECS) $(wildcard grader/class/*.h) grader/isolate.h grader/text.h grader/labs.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Igrader/class -o $@ $(CLASS_SRCS) -lm
+	$(CC) $(CFLAGS) -Igrader/class -o $@ $(CLASS_SRCS) $(CLASS_SPECS) -lm
 
 class: check-lab $(LAB_DEPS) $(BUILD)/class
 	@if [ -z "$(SUBMISSIONS)" ]; then echo "make class: which folder? SUBMISSIONS=dir" >&2; exit 2; fi

@@ -14,9 +14,9 @@
 
 #include "grade.h"
 #include "isolate.h"
+#include "labs.h"
 #include "rng.h"
 
-extern const lab_spec *const LAB_REGISTRY[]; /* written by make */
 
 enum { EXIT_PASSED = 0, EXIT_FAILED = 1, EXIT_USAGE = 2, EXIT_NO_GPU = 3 };
 
@@ -28,13 +28,14 @@ typedef struct {
     uint64_t seed;
     long mem_limit_mb;
     iso_limits build;
-    int keep, ladder, emulate, build_only;
+    int keep, ladder, emulate, build_only, lab_info;
 } options;
 
 static void usage(void)
 {
     fprintf(stderr,
             "usage: grade --lab NN [--submission FILE] [--stage work|right|fast]\n"
+            "       grade --lab NN --lab-info   (the lab's id, title, entry point and student file)\n"
             "             [--results FILE.json] [--seed N] [--keep] [--ladder] [--emulate]\n"
             "             [--mem-limit-mb N] [--instructor-seed-file FILE]\n"
             "             [--build-limits SECONDS,MB,FILE_MB,LOG_KB]\n"
@@ -83,6 +84,7 @@ static int parse_options(int argc, char **argv, options *o)
         if (!strcmp(a, "--ladder")) { o->ladder = 1; continue; }
         if (!strcmp(a, "--emulate")) { o->emulate = 1; continue; }
         if (!strcmp(a, "--build-only")) { o->build_only = 1; continue; }
+        if (!strcmp(a, "--lab-info")) { o->lab_info = 1; continue; }
         if (!strcmp(a, "--seed") && v) {
             char *end;
             o->seed = strtoull(v, &end, 0);
@@ -118,6 +120,7 @@ static int parse_options(int argc, char **argv, options *o)
         i++;
     }
     if (!o->lab) { fprintf(stderr, "grade: which lab? --lab NN\n"); return -1; }
+    if (o->lab_info) return 0;
     if (!o->include_dir || !o->objects_dir || !o->probe) {
         fprintf(stderr, "grade: --include, --objects and --probe are required\n");
         return -1;
@@ -150,19 +153,6 @@ static int instructor_secret(const char *file, uint64_t *secret)
     for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)text[i]) * 0x100000001b3ull;
     *secret = h | 1; /* never 0, which means none */
     return 0;
-}
-
-/* "01", "01-vector-add" and "vector-add" all name lab 01. */
-static const lab_spec *find_lab(const char *name)
-{
-    for (int i = 0; LAB_REGISTRY[i]; i++) {
-        const char *id = LAB_REGISTRY[i]->id;
-        size_t n = strlen(name);
-        if (!strcmp(id, name) || (!strncmp(id, name, n) && id[n] == '-') ||
-            (strlen(id) > 3 && !strcmp(id + 3, name)))
-            return LAB_REGISTRY[i];
-    }
-    return NULL;
 }
 
 static int stage_index(const char *name)
@@ -268,12 +258,17 @@ int main(int argc, char **argv)
     iso_adopt_orphans();
     grade_ctx g;
     memset(&g, 0, sizeof g);
-    g.spec = find_lab(o.lab);
+    g.spec = lab_find(o.lab);
     if (!g.spec) {
         fprintf(stderr, "grade: no lab called '%s'; labs:", o.lab);
         for (int i = 0; LAB_REGISTRY[i]; i++) fprintf(stderr, " %s", LAB_REGISTRY[i]->id);
         fprintf(stderr, "\n");
         return EXIT_USAGE;
+    }
+    if (o.lab_info) {
+        printf("id=%s\ntitle=%s\nentry=%s\nstudent_file=%s\n", g.spec->id, g.spec->title,
+               g.spec->entry, g.spec->student_file);
+        return EXIT_PASSED;
     }
     int last = stage_index(o.stage);
     if (last < 0) {

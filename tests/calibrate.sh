@@ -7,8 +7,8 @@ set -u
 cd "$(dirname "$0")/.."
 lab=$(basename "$(ls -d labs/${1:?usage: tests/calibrate.sh LAB [RUNS]}* | head -n 1)")
 runs=${2:-3}
-student=$(ls labs/"$lab"/*.cu | grep -v '/lab\.cu$' | head -n 1)
-files="solutions/$lab/$(basename "$student") $(ls tests/correct/"$lab"/*__fast.cu tests/wrong/"$lab"/*__fast.cu 2>/dev/null)"
+student=$(build/grade --lab "$lab" --lab-info | sed -n 's/^student_file=//p')
+files="solutions/$lab/$student $(ls tests/correct/"$lab"/*__fast.cu tests/wrong/"$lab"/*__fast.cu 2>/dev/null)"
 out=${CALIBRATE_OUT:-build/calibrate}
 mkdir -p "$out"
 field() { grep -o "\"$1\": [-0-9.e+]*" "$2" | head -n 1 | awk '{print $2}'; }

@@ -33,6 +33,11 @@ export -f grade
 export BUILD NVCC SM TRUSTED
 GRADE=(grade)
 
+# The file a student edits in lab $1, as the lab's spec names it.
+student_file_of() {
+    "$BUILD/grade" --lab "$1" --lab-info | sed -n 's/^student_file=//p'
+}
+
 # ---------------------------------------------------------------- unit tests
 unit_tests() {
     local bin=$OUT/unit
@@ -112,6 +117,25 @@ cli_case() {
     fi
 }
 
+# The Makefile (LAB_ID) and the grader (lab_find) name labs by the same
+# rule: every way to write each lab's name resolves to that lab in both.
+lab_names_agree() {
+    local dir id n bad=""
+    for dir in labs/[0-9][0-9]-*/; do
+        id=$(basename "$dir")
+        n=${id%%-*}
+        for name in "$id" "$n" "${n#0}" "${id#*-}"; do
+            local by_make by_grade
+            by_make=$(make -s --no-print-directory grade-command LAB="$name" 2>/dev/null |
+                      sed -n 's/.*--lab \([^ ]*\).*/\1/p')
+            by_grade=$("$BUILD/grade" --lab "$name" --lab-info 2>/dev/null | sed -n 's/^id=//p')
+            [ "$by_make" = "$id" ] && [ "$by_grade" = "$id" ] ||
+                bad="$bad $name(make:${by_make:-none},grade:${by_grade:-none})"
+        done
+    done
+    if [ -z "$bad" ]; then pass cli/lab_names_agree; else fail cli/lab_names_agree "$bad"; fi
+}
+
 cli_tests() {
     local bad=$OUT/cli-src
     mkdir -p "$bad"
@@ -123,6 +147,7 @@ extern "C" cudaError_t vector_add(const float *, const float *, float *, int, cu
 int main() { return 0; }
 EOF
     cli_case unknown_lab 2 "no lab called 'nope'" -- "${GRADE[@]}" --lab nope
+    lab_names_agree
     cli_case bad_stage 2 "STAGE must be work, right or fast" -- "${GRADE[@]}" --lab 01 --stage quick
     cli_case missing_submission 2 "cannot read the submission" -- \
         "${GRADE[@]}" --lab 01 --submission "$bad/absent.cu"
@@ -218,9 +243,9 @@ all_cases() {
     for dir in labs/[0-9][0-9]-*/; do
         lab=$(basename "$dir")
         selected "$lab" || continue
-        student=$(ls "$dir"*.cu | grep -v '/lab\.cu$' | head -n 1)
-        echo "$lab/solution $lab solutions/$lab/$(basename "$student") pass_pass_pass fast"
-        echo "$lab/skeleton $lab $student fail_skipped_skipped fast"
+        student=$(student_file_of "$lab")
+        echo "$lab/solution $lab solutions/$lab/$student pass_pass_pass fast"
+        echo "$lab/skeleton $lab labs/$lab/$student fail_skipped_skipped fast"
         for f in tests/wrong/"$lab"/*.cu; do
             [ -e "$f" ] || continue
             base=$(basename "$f" .cu)

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "labs.h"
+
 enum { ENT_MAX_DEPTH = 4 }; /* labs/NN-name/file.cu inside a clone is depth 3 */
 
 static int ent_ends_with(const char *s, const char *tail)
@@ -18,56 +20,41 @@ static int ent_ends_with(const char *s, const char *tail)
     return n > m && !strcmp(s + n - m, tail);
 }
 
-int ent_lab_id(const char *root, const char *lab, char *out, size_t size, char *err, size_t err_size)
+/* The lab's folder must be in this workbook too. */
+static int lab_folder_exists(const char *root, const char *id, char *err, size_t err_size)
 {
     char dir[4096];
-    snprintf(dir, sizeof dir, "%s/labs", root);
-    DIR *d = opendir(dir);
-    if (!d) {
-        snprintf(err, err_size, "cannot list %s: %s (is --root the workbook?)", dir, strerror(errno));
-        return -1;
-    }
-    struct dirent *e;
-    size_t n = strlen(lab);
+    struct stat st;
+    snprintf(dir, sizeof dir, "%s/labs/%s", root, id);
+    if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode)) return 1;
+    snprintf(err, err_size, "no folder %s (is --root the workbook?)", dir);
+    return 0;
+}
+
+int ent_lab_id(const char *root, const char *lab, char *out, size_t size, char *err, size_t err_size)
+{
+    const lab_spec *spec = lab_find(lab);
     out[0] = 0;
-    while ((e = readdir(d)) != NULL) {
-        const char *id = e->d_name;
-        if (!(id[0] >= '0' && id[0] <= '9')) continue;
-        if (!strcmp(id, lab) || (!strncmp(id, lab, n) && id[n] == '-') ||
-            (strlen(id) > 3 && !strcmp(id + 3, lab))) {
-            snprintf(out, size, "%s", id);
-            break;
-        }
-    }
-    closedir(d);
-    if (!out[0]) {
-        snprintf(err, err_size, "no lab called '%s' in %s", lab, dir);
+    if (!spec) {
+        snprintf(err, err_size, "no lab called '%s'", lab);
         return -1;
     }
+    if (!lab_folder_exists(root, spec->id, err, err_size)) return -1;
+    snprintf(out, size, "%s", spec->id);
     return 0;
 }
 
 int ent_student_file(const char *root, const char *lab_id, char *out, size_t size, char *err,
                      size_t err_size)
 {
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s/labs/%s", root, lab_id);
-    DIR *d = opendir(dir);
-    if (!d) {
-        snprintf(err, err_size, "cannot list %s: %s", dir, strerror(errno));
-        return -1;
-    }
-    struct dirent *e;
+    const lab_spec *spec = lab_find(lab_id);
     out[0] = 0;
-    while ((e = readdir(d)) != NULL)
-        if (ent_ends_with(e->d_name, ".cu") && strcmp(e->d_name, "lab.cu") != 0 &&
-            (!out[0] || strcmp(e->d_name, out) < 0))
-            snprintf(out, size, "%s", e->d_name);
-    closedir(d);
-    if (!out[0]) {
-        snprintf(err, err_size, "%s has no student file (a .cu other than lab.cu)", dir);
+    if (!spec) {
+        snprintf(err, err_size, "no lab called '%s'", lab_id);
         return -1;
     }
+    if (!lab_folder_exists(root, spec->id, err, err_size)) return -1;
+    snprintf(out, size, "%s", spec->student_file);
     return 0;
 }
 

@@ -20,9 +20,10 @@ typedef struct {
     char why[512];   /* for ENT_MISSING and ENT_DUPLICATE */
 } ent_entry;
 
-/* "01", "01-vector-add" or "vector-add" -> "01-vector-add", from root/labs. */
+/* "1", "01", "01-vector-add" or "vector-add" -> "01-vector-add" (lab_find),
+ * whose folder must be in root/labs. */
 int ent_lab_id(const char *root, const char *lab, char *out, size_t size, char *err, size_t err_size);
-/* The .cu file a student edits in root/labs/<lab_id>/ (not lab.cu). */
+/* The .cu file a student edits, as the lab's spec names it. */
 int ent_student_file(const char *root, const char *lab_id, char *out, size_t size, char *err,
                      size_t err_size);
 
