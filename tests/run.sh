@@ -485,6 +485,19 @@ agreement_tests() {
 # Every lab has a deck and measured ladder data that say where they were
 # taken; the decks build and the charts draw when the optional tools are
 # here, and are skipped (never passed) when they are not.
+# Thresholds live in the specs only: every README and slide deck that
+# states one must state the spec's (tests/facts/check_facts.c).
+facts_tests() {
+    local bin=$OUT/check_facts
+    if ! $CC -std=c11 -O1 -Wall -Wextra -Werror -Wno-format-truncation -Igrader -Icommon \
+        tests/facts/check_facts.c grader/labs.c grader/lab_spec.c "$REGISTRY" labs/*/spec.c \
+        -lm -o "$bin" 2>"$OUT/facts-build.log"; then
+        fail facts/build "$(head -n 5 "$OUT/facts-build.log")"
+        return
+    fi
+    "$bin" labs/[0-9][0-9]-*/README.md slides/[0-9][0-9]-*.md | tee -a "$RESULTS"
+}
+
 slides_tests() {
     local dir lab json key
     for dir in labs/[0-9][0-9]-*/; do
@@ -569,6 +582,7 @@ part emulation && emulation_tests
 part attacks && attack_tests
 part emu && emu_tests
 part slides && slides_tests
+part facts && facts_tests
 part e2e && e2e_tests
 part agree && agreement_tests
 
