@@ -8,6 +8,7 @@
 #   make slides        one PDF deck per lab in build/slides/ (pandoc + LaTeX beamer)
 #   make charts        redraw slides/charts/ from the measured ladders in slides/data/ (gnuplot)
 #   make clean
+#   make help          this list
 #
 # SM=90 picks the GPU architecture; by default it is read off the GPU, or 90
 # (the H100) when there is none. NVCC=/path/to/nvcc picks the compiler.
@@ -49,7 +50,11 @@ GRADE_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(GRADE_SRCS)) $(patsubst %.c,$(OBJ)/%.o
 # What the runner is linked from, besides the submission.
 RUNNER_SRCS := $(wildcard grader/runner/*.cu)
 
-.PHONY: all grade ladder grade-command test solutions clean check-lab FORCE
+.PHONY: all grade ladder grade-command test solutions clean check-lab help FORCE
+
+# The comment blocks that start with "#   make": the commands and their variables.
+help:
+	@sed -n '/^#   make /,/^[^#]/{/^#/s/^# \{0,1\}//p}' $(firstword $(MAKEFILE_LIST))
 
 all: $(BUILD)/grade $(BUILD)/probe $(foreach l,$(LABS),$(TRUSTED)/$(l)/.built $(EMU_TRUSTED)/$(l)/.built)
 

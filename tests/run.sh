@@ -148,6 +148,12 @@ int main() { return 0; }
 EOF
     cli_case unknown_lab 2 "no lab called 'nope'" -- "${GRADE[@]}" --lab nope
     lab_names_agree
+    cli_case grade_script_help 0 "SUBMISSION and RESULTS may be relative" -- ./grade --help
+    cli_case grade_script_bad_argument 2 "arguments are VARIABLE=value" -- ./grade vector_add.cu
+    cli_case make_help 0 "make grade LAB=01" -- make -s --no-print-directory help
+    # A relative SUBMISSION is read from the folder ./grade was run in.
+    cli_case grade_script_relative_path 2 "cannot read the submission $(cd "$bad" && pwd)/absent.cu" -- \
+        bash -c 'cd "$1" && "$2/grade" LAB=01 SUBMISSION=absent.cu' _ "$bad" "$PWD"
     cli_case bad_stage 2 "STAGE must be work, right or fast" -- "${GRADE[@]}" --lab 01 --stage quick
     cli_case missing_submission 2 "cannot read the submission" -- \
         "${GRADE[@]}" --lab 01 --submission "$bad/absent.cu"
