@@ -8,6 +8,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -283,8 +284,14 @@ int main(int argc, char **argv)
         snprintf(default_submission, sizeof default_submission, "%s/labs/%s/%s", o.root,
                  g.spec->id, g.spec->student_file);
     g.submission = o.submission ? o.submission : default_submission;
-    if (access(g.submission, R_OK) != 0) {
+    struct stat sub;
+    if (access(g.submission, R_OK) != 0 || stat(g.submission, &sub) != 0) {
         fprintf(stderr, "grade: cannot read the submission %s\n", g.submission);
+        return EXIT_USAGE;
+    }
+    if (!S_ISREG(sub.st_mode)) {
+        fprintf(stderr, "grade: the submission %s is %s, not a .cu file\n", g.submission,
+                S_ISDIR(sub.st_mode) ? "a folder" : "not a regular file");
         return EXIT_USAGE;
     }
     uint64_t secret;

@@ -123,12 +123,19 @@ static int check_symbols(char *listing, const section_table *sections, const cha
 {
     char *copy = strdup(listing);
     if (!copy) return -1;
-    int verdict = 0;
+    int verdict = 0, entry_defined = 0;
+    /* The entry point's name as C++ mangles it without extern "C". */
+    char mangled[160];
+    snprintf(mangled, sizeof mangled, "_Z%zu%s", strlen(entry), entry);
     for (char *line = strtok(listing, "\n"); line && verdict == 0; line = strtok(NULL, "\n")) {
         elf_symbol s;
         if (!parse_symbol(line, &s) || !strcmp(s.ndx, "UND") || !s.name[0]) continue;
         const char *rule = NULL;
-        if (!strcmp(s.type, "IFUNC"))
+        if (!strcmp(s.name, entry) && strcmp(s.bind, "LOCAL") != 0) entry_defined = 1;
+        if (!strncmp(s.name, mangled, strlen(mangled)) && strcmp(s.bind, "LOCAL") != 0)
+            rule = "is the entry point without extern \"C\": declare it extern \"C\" as the "
+                   "skeleton does";
+        else if (!strcmp(s.type, "IFUNC"))
             rule = "is an indirect function, whose resolver would run before the grader starts";
         else if (!strcmp(s.bind, "LOCAL") || !strcmp(s.name, entry))
             continue;
@@ -152,6 +159,12 @@ static int check_symbols(char *listing, const section_table *sections, const cha
             snprintf(why, size, "your file defines %.200s, which %s", s.name, rule);
             verdict = -1;
         }
+    }
+    if (verdict == 0 && !entry_defined) {
+        snprintf(why, size,
+                 "your file does not define the entry point %s (an empty file, a misspelled "
+                 "name, or static?): define it as the skeleton declares it", entry);
+        verdict = -1;
     }
     free(copy);
     return verdict;

@@ -151,6 +151,12 @@ EOF
     cli_case grade_script_help 0 "SUBMISSION and RESULTS may be relative" -- ./grade --help
     cli_case grade_script_bad_argument 2 "arguments are VARIABLE=value" -- ./grade vector_add.cu
     cli_case make_help 0 "make grade LAB=01" -- make -s --no-print-directory help
+    cli_case submission_is_a_folder 2 "is a folder, not a .cu file" -- \
+        "${GRADE[@]}" --lab 01 --submission "$bad"
+    cli_case entry_point_missing 2 "does not define the entry point vector_add" -- \
+        ./grade LAB=01 EMU=1 STAGE=work SUBMISSION=tests/wrong/01-vector-add/nothing_but_a_comment__work.cu
+    cli_case entry_point_without_extern_c 2 'entry point without extern "C"' -- \
+        ./grade LAB=01 EMU=1 STAGE=work SUBMISSION=tests/wrong/01-vector-add/entry_point_without_extern_c__work.cu
     # A relative SUBMISSION is read from the folder ./grade was run in.
     cli_case grade_script_relative_path 2 "cannot read the submission $(cd "$bad" && pwd)/absent.cu" -- \
         bash -c 'cd "$1" && "$2/grade" LAB=01 SUBMISSION=absent.cu' _ "$bad" "$PWD"
