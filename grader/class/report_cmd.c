@@ -28,7 +28,8 @@ static int rep_write(FILE *f, const char *format, const sto_set *set, const crs_
     for (size_t i = 0; i < set->n; i++)
         if (!student || !strcmp(set->r[i].student, student)) {
             if (pick) {
-                fprintf(stderr, "class report: %s; say which with --student NAME\n",
+                fprintf(stderr, "class report: %s; say which with --student NAME "
+                                "(STUDENT=NAME with make class-report)\n",
                         student ? "that student has results for several labs" : "several students");
                 return -1;
             }
