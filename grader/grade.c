@@ -249,6 +249,31 @@ static int finish(const options *o, const grade_ctx *g, stage_result *st, int co
     return code;
 }
 
+/* The compiler's first error, "line:col: error: ..." without the path, so
+ * the one-line summary (and a class gradebook's reason) says what broke. */
+static void first_compiler_error(const char *log, char *out, size_t size)
+{
+    out[0] = 0;
+    for (const char *line = log; line && *line;) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) : strlen(line);
+        const char *error = strstr(line, " error:");
+        if (error && (size_t)(error - line) < len) {
+            /* from the first ':' that follows a file name ending in .cu */
+            const char *from = line;
+            const char *cu = strstr(line, ".cu");
+            if (cu && (size_t)(cu - line) < len) {
+                const char *slash = cu;
+                while (slash > line && slash[-1] != '/') slash--;
+                from = slash;
+            }
+            snprintf(out, size, "%.*s", (int)(len - (size_t)(from - line)), from);
+            return;
+        }
+        line = end ? end + 1 : NULL;
+    }
+}
+
 int main(int argc, char **argv)
 {
     options o;
@@ -364,8 +389,11 @@ int main(int argc, char **argv)
     if (built != 0) {
         report_header(&g);
         st[STAGE_WORK].status = ST_ERROR;
+        char first[200];
+        first_compiler_error(build_log, first, sizeof first);
         snprintf(st[STAGE_WORK].summary, sizeof st[STAGE_WORK].summary,
-                 "%s does not build; the compiler says:", g.spec->student_file);
+                 "%s does not build%s%s; the compiler says:", g.spec->student_file,
+                 first[0] ? ": " : "", first);
         sb_printf(&st[STAGE_WORK].details, "%s", build_log ? build_log : "");
         skip_rest(st, STAGE_RIGHT, last + 1, "skipped (the submission does not build)");
         report_stage(&st[STAGE_WORK]);

@@ -163,7 +163,7 @@ EOF
     cli_case bad_stage 2 "STAGE must be work, right or fast" -- "${GRADE[@]}" --lab 01 --stage quick
     cli_case missing_submission 2 "cannot read the submission" -- \
         "${GRADE[@]}" --lab 01 --submission "$bad/absent.cu"
-    cli_case does_not_compile 2 "does not build; the compiler says" -- \
+    cli_case does_not_compile 2 "does not build: syntax_error.cu[:(]1[:)].*error.*; the compiler says" -- \
         "${GRADE[@]}" --lab 01 --submission "$bad/syntax_error.cu" --results "$OUT/cli-build.json"
     if grep -q '"status": "error"' "$OUT/cli-build.json" 2>/dev/null &&
        grep -q '"passed": false' "$OUT/cli-build.json"; then
