@@ -138,7 +138,7 @@ GRADE_CMD = $(BUILD)/grade --lab $(LAB_ID) --root . --nvcc $(NVCC) --arch sm_$(S
 	$(if $(BUILD_ONLY),--build-only)
 
 # make can only exit 0 or 2; ./grade takes the same arguments and keeps the
-# grader's exit codes (0 passed, 1 failed, 2 usage or build error, 3 no GPU).
+# grader's exit codes (0 passed, 1 failed, 2 usage error or no verdict, 3 no GPU).
 LAB_DEPS = $(BUILD)/grade $(BUILD)/probe $(TRUSTED)/$(LAB_ID)/.built $(EMU_TRUSTED)/$(LAB_ID)/.built
 
 # Exit 3 (no GPU for fast, everything that could run passed) is not a

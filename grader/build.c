@@ -324,8 +324,8 @@ int build_runner(const build_config *b, grade_ctx *g, char *runner,
     }
     if (mkdir(src_dir, 0700) != 0 || mkdir(keep, 0700) != 0 ||
         copy_source(g->submission, src) != 0) {
-        *log = strdup("cannot read the submission");
-        return -1;
+        *log = strdup("cannot copy the submission into the scratch folder");
+        return BUILD_BROKEN;
     }
     const char *objects = g->emulated ? b->emu_objects_dir : b->objects_dir;
     const lab_spec *spec = g->spec;
@@ -426,7 +426,7 @@ int build_runner(const build_config *b, grade_ctx *g, char *runner,
                                "defined" : why);
         if (obj_hide_all_but_entry(obj, g->scratch) != 0) {
             *log = strdup("objcopy could not hide the compiled file's names from the grader's");
-            return -1;
+            return BUILD_BROKEN;
         }
     }
 
@@ -440,7 +440,7 @@ int build_runner(const build_config *b, grade_ctx *g, char *runner,
         args_free(&a);
         *log = malloc(700);
         snprintf(*log, 700, "no trusted objects in %s: run make first", objects);
-        return -1;
+        return BUILD_BROKEN;
     }
     arg(&a, "%s", obj);
     if (g->emulated) {

@@ -2,8 +2,10 @@
  *
  * Builds the submission against the trusted files, then runs the stages in
  * order, each gated on the one before: work, right, fast. Exit codes:
- *   0 every requested stage passed   1 a stage failed
- *   2 usage or build error, a malformed runner record, unreliable timing
+ *   0 every requested stage passed
+ *   1 a stage failed (a submission that does not build or breaks a rule too)
+ *   2 a usage error, a grader that could not build, a malformed runner
+ *     record, unreliable timing
  *   3 no usable GPU
  */
 #define _POSIX_C_SOURCE 200809L
@@ -384,7 +386,17 @@ int main(int argc, char **argv)
         skip_rest(st, STAGE_RIGHT, last + 1, "skipped (the submission was rejected)");
         report_stage(&st[STAGE_WORK]);
         free(build_log);
-        return finish(&o, &g, st, EXIT_USAGE); /* like a build error */
+        return finish(&o, &g, st, EXIT_FAILED); /* the submission's doing */
+    }
+    if (built == BUILD_BROKEN) {
+        report_header(&g);
+        st[STAGE_WORK].status = ST_ERROR;
+        snprintf(st[STAGE_WORK].summary, sizeof st[STAGE_WORK].summary,
+                 "the grader could not build: %s", build_log ? build_log : "");
+        skip_rest(st, STAGE_RIGHT, last + 1, "skipped (the grader could not build)");
+        report_stage(&st[STAGE_WORK]);
+        free(build_log);
+        return finish(&o, &g, st, EXIT_USAGE);
     }
     if (built != 0) {
         report_header(&g);
@@ -398,7 +410,7 @@ int main(int argc, char **argv)
         skip_rest(st, STAGE_RIGHT, last + 1, "skipped (the submission does not build)");
         report_stage(&st[STAGE_WORK]);
         free(build_log);
-        return finish(&o, &g, st, EXIT_USAGE);
+        return finish(&o, &g, st, EXIT_FAILED);
     }
     g.runner = runner;
     if (o.build_only) {

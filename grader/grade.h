@@ -162,9 +162,10 @@ typedef struct {
 /* Compile the submission (with nvcc, or for the CPU when g->emulated),
  * check what it reads, calls and defines, and link the runner into
  * scratch. Returns 0 on success; BUILD_FAILED with the compiler's output
- * in *log, BUILD_REJECTED with the broken rule in *log, or BUILD_LIMITED
- * when a step passed a limit (caller frees *log). */
-enum { BUILD_FAILED = -1, BUILD_REJECTED = -2, BUILD_LIMITED = -3 };
+ * in *log, BUILD_REJECTED with the broken rule in *log, BUILD_LIMITED when
+ * a step passed a limit (all three the submission's doing), or
+ * BUILD_BROKEN when the grader's own side failed (caller frees *log). */
+enum { BUILD_FAILED = -1, BUILD_REJECTED = -2, BUILD_LIMITED = -3, BUILD_BROKEN = -4 };
 int build_runner(const build_config *b, grade_ctx *g, char *runner,
                  size_t runner_size, char **log);
 

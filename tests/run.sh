@@ -153,9 +153,9 @@ EOF
     cli_case make_help 0 "make grade LAB=01" -- make -s --no-print-directory help
     cli_case submission_is_a_folder 2 "is a folder, not a .cu file" -- \
         "${GRADE[@]}" --lab 01 --submission "$bad"
-    cli_case entry_point_missing 2 "does not define the entry point vector_add" -- \
+    cli_case entry_point_missing 1 "does not define the entry point vector_add" -- \
         ./grade LAB=01 EMU=1 STAGE=work SUBMISSION=tests/wrong/01-vector-add/nothing_but_a_comment__work.cu
-    cli_case entry_point_without_extern_c 2 'entry point without extern "C"' -- \
+    cli_case entry_point_without_extern_c 1 'entry point without extern "C"' -- \
         ./grade LAB=01 EMU=1 STAGE=work SUBMISSION=tests/wrong/01-vector-add/entry_point_without_extern_c__work.cu
     # A relative SUBMISSION is read from the folder ./grade was run in.
     cli_case grade_script_relative_path 2 "cannot read the submission $(cd "$bad" && pwd)/absent.cu" -- \
@@ -163,7 +163,7 @@ EOF
     cli_case bad_stage 2 "STAGE must be work, right or fast" -- "${GRADE[@]}" --lab 01 --stage quick
     cli_case missing_submission 2 "cannot read the submission" -- \
         "${GRADE[@]}" --lab 01 --submission "$bad/absent.cu"
-    cli_case does_not_compile 2 "does not build: syntax_error.cu[:(]1[:)].*error.*; the compiler says" -- \
+    cli_case does_not_compile 1 "does not build: syntax_error.cu[:(]1[:)].*error.*; the compiler says" -- \
         "${GRADE[@]}" --lab 01 --submission "$bad/syntax_error.cu" --results "$OUT/cli-build.json"
     if grep -q '"status": "error"' "$OUT/cli-build.json" 2>/dev/null &&
        grep -q '"passed": false' "$OUT/cli-build.json"; then
@@ -171,14 +171,14 @@ EOF
     else
         fail cli/build_error_json "no error stage or passed:false in $OUT/cli-build.json"
     fi
-    cli_case compiler_message_shown 2 "syntax_error.cu(1)" -- \
+    cli_case compiler_message_shown 1 "syntax_error.cu(1)" -- \
         "${GRADE[@]}" --lab 01 --submission "$bad/syntax_error.cu"
-    cli_case defines_main 2 "defines main: the grader owns main" -- \
+    cli_case defines_main 1 "defines main: the grader owns main" -- \
         "${GRADE[@]}" --lab 01 --submission "$bad/defines_main.cu"
     # The allowlist reads the object nvcc built, GPU or not.
-    cli_case forbidden_library_named 2 "from CUB: this lab forbids it" -- \
+    cli_case forbidden_library_named 1 "from CUB: this lab forbids it" -- \
         "${GRADE[@]}" --lab 04 --submission tests/wrong/04-reduction/calls_cub__work.cu
-    cli_case file_call_rejected 2 "calls fclose, which is not on the allowlist" -- \
+    cli_case file_call_rejected 1 "calls fclose, which is not on the allowlist" -- \
         "${GRADE[@]}" --lab 01 --submission tests/wrong/01-vector-add/reads_answers_from_a_file__work.cu
     # A hidden instructor seed changes the inputs, never what is printed.
     cli_case hidden_seed_reported_not_shown 0 "seed 24301$" -- \
@@ -417,15 +417,15 @@ attack_one() {
         grade --lab "$lab" --submission "$file" --build-only --build-limits "$ATTACK_LIMITS" \
             >"$log-gpu.log" 2>&1
         code=$?
-        if [ "$code" = 2 ] && grep -qF -- "$expect" "$log-gpu.log"; then
+        if [ "$code" = 1 ] && grep -qF -- "$expect" "$log-gpu.log"; then
             echo "PASS attack/$lab/$name/gpu-build"
         else
-            echo "FAIL attack/$lab/$name/gpu-build: exit $code, wanted 2 and '$expect': $(grep -E '^(work|build) ' "$log-gpu.log" | head -c 300)"
+            echo "FAIL attack/$lab/$name/gpu-build: exit $code, wanted 1 and '$expect': $(grep -E '^(work|build) ' "$log-gpu.log" | head -c 300)"
         fi
         grade --emu "$BUILD/emu" --emu-objects "$BUILD/emu/trusted" --emulate --lab "$lab" \
             --submission "$file" --stage work --build-limits "$ATTACK_LIMITS" >"$log-emu.log" 2>&1
         code=$?
-        if [ "$code" = 2 ] && grep -qE '^work  ERROR' "$log-emu.log"; then
+        if [ "$code" = 1 ] && grep -qE '^work  ERROR' "$log-emu.log"; then
             echo "PASS attack/$lab/$name/emulation"
         else
             echo "FAIL attack/$lab/$name/emulation: exit $code, wanted a rejection: $(grep -E '^work ' "$log-emu.log" | head -c 300)"
