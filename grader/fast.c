@@ -13,6 +13,7 @@
 #include "gpu_clock.h"
 #include "grade.h"
 #include "isolate.h"
+#include "requests.h"
 #include "stats.h"
 
 /* A kernel may beat cudaMemcpy by a little; beating it by more than this

@@ -11,6 +11,7 @@
 
 #include "grade.h"
 #include "isolate.h"
+#include "requests.h"
 #include "stats.h"
 
 typedef struct {

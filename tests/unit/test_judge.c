@@ -6,6 +6,7 @@
 
 #include "check.h"
 #include "grade.h"
+#include "requests.h"
 #include "rng.h"
 #include "swaps.h"
 
