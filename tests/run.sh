@@ -508,6 +508,19 @@ facts_tests() {
         return
     fi
     "$bin" labs/[0-9][0-9]-*/README.md slides/[0-9][0-9]-*.md | tee -a "$RESULTS"
+    # Every lab README opens with its slides and the next lab, and the links
+    # lead to files that exist.
+    local dir lab link missing
+    for dir in labs/[0-9][0-9]-*/; do
+        lab=$(basename "$dir")
+        missing=""
+        grep -q "\*\*You will learn\*\*" "$dir/README.md" || missing="$missing the 'You will learn' line"
+        grep -q "(../../slides/$lab.md)" "$dir/README.md" || missing="$missing a link to slides/$lab.md"
+        for link in $(grep -m1 '\*\*You will learn\*\*' "$dir/README.md" | grep -o '](\.\./[^)]*)' | sed 's/^](//; s/)$//'); do
+            [ -e "$dir/$link" ] || missing="$missing a broken link $link"
+        done
+        if [ -z "$missing" ]; then pass "facts/$lab/opening"; else fail "facts/$lab/opening" "README lacks$missing"; fi
+    done
 }
 
 slides_tests() {
