@@ -3,9 +3,14 @@
 #
 # Every test prints one line: PASS name, FAIL name: why, or SKIP name: why.
 # The last line counts them: N passed, N failed, N skipped. Tests that need
-# a GPU are skipped (never passed) when there is none.
+# a GPU are skipped (never passed) when there is none. SKIP lines are
+# summed up per group at the end (one line each); VERBOSE=1 prints them all.
 set -u
 cd "$(dirname "$0")/.."
+if [ -z "${VERBOSE:-}" ]; then
+    exec 3>&1 > >(grep --line-buffered -v '^SKIP ' >&3)
+    skip_filter=$!
+fi
 
 BUILD=${BUILD:-build}
 NVCC=${NVCC:-nvcc}
@@ -614,10 +619,25 @@ part agree && agreement_tests
 passed=$(grep -c '^PASS ' "$RESULTS")
 failed=$(grep -c '^FAIL ' "$RESULTS")
 skipped=$(grep -c '^SKIP ' "$RESULTS")
+if [ -z "${VERBOSE:-}" ] && [ "$skipped" -gt 0 ]; then
+    # One line per group (the name up to its first '/'), with the reason
+    # most of its cases gave.
+    echo
+    grep '^SKIP ' "$RESULTS" | sed 's/^SKIP //' | awk -F': ' '
+        { split($1, part, "/"); g = part[1]; n[g]++
+          r = substr($0, length($1) + 3); c[g, r]++
+          if (c[g, r] > best[g]) { best[g] = c[g, r]; why[g] = r } }
+        END { for (g in n) printf "skipped %s: %d case%s, e.g. %s (VERBOSE=1 lists them)\n",
+                                  g, n[g], n[g] == 1 ? "" : "s", why[g] }' | sort
+fi
 if [ "$failed" -gt 0 ]; then
     echo
     echo "failures:"
     grep '^FAIL ' "$RESULTS"
 fi
 echo "$passed passed, $failed failed, $skipped skipped"
+if [ -n "${skip_filter:-}" ]; then
+    exec 1>&3 3>&-
+    wait "$skip_filter" 2>/dev/null
+fi
 [ "$failed" -eq 0 ]
