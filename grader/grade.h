@@ -12,6 +12,7 @@
 #include "isolate.h"
 #include "lab_spec.h"
 #include "protocol.h"
+#include "gpu_clock.h"
 #include "resources.h"
 #include "text.h"
 
@@ -27,6 +28,11 @@ typedef struct {
     double speedup;
     double straggle_ms; /* GPU time left once the grader's stream was done */
     int samples, converged;
+    /* Every timed call checked against the baseline: how many, and the
+     * largest difference relative to the output's scale. */
+    int timed_checked;
+    double timed_worst_difference;
+    gpu_clock clock_before, clock_after; /* read around the timing */
 } fast_figures;
 
 typedef struct {

@@ -75,6 +75,22 @@ static void json_fast(FILE *f, const fast_figures *x)
     json_field(f, "roofline_fraction", x->roofline);
     json_field(f, "speedup", x->speedup);
     json_field(f, "straggle_ms", x->straggle_ms);
+    fprintf(f, ", \"timed_calls_checked\": %d", x->timed_checked);
+    json_field(f, "timed_worst_difference", x->timed_worst_difference);
+    const gpu_clock *clock[2] = {&x->clock_before, &x->clock_after};
+    const char *name[2] = {"gpu_before_timing", "gpu_after_timing"};
+    for (int i = 0; i < 2; i++) {
+        const gpu_clock *c = clock[i];
+        if (!c->ok) {
+            fprintf(f, ", \"%s\": null", name[i]);
+            continue;
+        }
+        fprintf(f,
+                ", \"%s\": {\"sm_mhz\": %u, \"max_sm_mhz\": %u, \"mem_mhz\": %u, "
+                "\"temperature_c\": %u, \"throttle_reasons\": %llu, \"other_processes\": %u}",
+                name[i], c->sm_mhz, c->max_sm_mhz, c->mem_mhz, c->temperature_c, c->reasons,
+                c->other_processes);
+    }
     fputc('}', f);
 }
 

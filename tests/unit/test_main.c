@@ -17,6 +17,7 @@ SUITE(resources_tests)
 SUITE(symbols_tests)
 SUITE(response_tests)
 SUITE(gpu_clock_tests)
+SUITE(report_tests)
 
 static int run(const unit_test *tests, int n)
 {
@@ -42,6 +43,7 @@ int main(void)
     failed += run(stats_tests, stats_tests_count);
     failed += run(response_tests, response_tests_count);
     failed += run(gpu_clock_tests, gpu_clock_tests_count);
+    failed += run(report_tests, report_tests_count);
     failed += run(isolate_tests, isolate_tests_count);
     failed += run(text_tests, text_tests_count);
     failed += run(spec_tests, spec_tests_count);
