@@ -9,12 +9,15 @@
 #   make charts        redraw slides/charts/ from the measured ladders in slides/data/ (gnuplot)
 #   make clean
 #   make help          this list
+#   make student-release DEST=dir   the tree students get: no solutions, ladders or test corpora
 #
 # SM=90 picks the GPU architecture; by default it is read off the GPU, or 90
 # (the H100) when there is none. NVCC=/path/to/nvcc picks the compiler.
 # EMU=1 runs work and right on the CPU (the default when there is no GPU).
 
 NVCC      ?= nvcc
+empty :=
+space := $(empty) $(empty)
 # make's own default for CC is cc, which ?= would keep: only that default is
 # replaced, so CC=clang on the command line or in the environment still wins.
 ifeq ($(origin CC),default)
@@ -159,11 +162,29 @@ solutions: all
 	done; exit $$status
 
 test: all
+	@[ -e tests/run.sh ] || { echo "make test: the tests are not in this copy (a student release?)" >&2; exit 2; }
 	@BUILD=$(BUILD) NVCC=$(NVCC) SM=$(SM) CC=$(CC) CUDA_HOME=$(CUDA_HOME) TRUSTED=$(TRUSTED) REGISTRY=$(REGISTRY) \
 	  bash tests/run.sh
 
 clean:
 	rm -rf $(BUILD)
+
+# What students get: every tracked file but the reference solutions and
+# ladders, the tests (wrong, correct and attack corpora, calibration) and
+# CI. It builds and grades with the public seed; keep the instructor seed and
+# this full copy private.
+STUDENT_WITHHELD := solutions tests .ci
+.PHONY: student-release
+student-release:
+	@if [ -z "$(DEST)" ]; then echo "make student-release: where to? DEST=dir" >&2; exit 2; fi
+	@if [ -e "$(DEST)" ] && [ -n "$$(ls -A '$(DEST)' 2>/dev/null)" ]; then \
+	  echo "make student-release: $(DEST) is not empty" >&2; exit 2; fi
+	@git rev-parse --is-inside-work-tree >/dev/null 2>&1 || \
+	  { echo "make student-release: needs a git checkout (it copies the tracked files)" >&2; exit 2; }
+	@mkdir -p '$(DEST)' && git ls-files -z | \
+	  grep -z -v -E '^($(subst $(space),|,$(subst .,\.,$(STUDENT_WITHHELD))))/' | \
+	  xargs -0 tar -cf - | tar -xf - -C '$(DEST)'
+	@echo "wrote $(DEST): labs, grader, slides and guides; withheld: $(STUDENT_WITHHELD)"
 
 # ------------------------------------------------ slides and charts
 # Optional tools, not needed for grading; each script says what to install.

@@ -141,6 +141,35 @@ lab_names_agree() {
     if [ -z "$bad" ]; then pass cli/lab_names_agree; else fail cli/lab_names_agree "$bad"; fi
 }
 
+# The student release holds no answers, yet builds and grades on its own:
+# lab 01's reference (from this copy) passes work and right there, and the
+# skeleton fails work.
+student_release_test() {
+    local dest=$OUT/student-release sol
+    sol=$(pwd)/solutions/01-vector-add/$(student_file_of 01)
+    rm -rf "$dest"
+    if ! make -s --no-print-directory student-release DEST="$dest" >"$OUT/release.log" 2>&1; then
+        fail cli/student_release "make student-release failed: $(tail -n 2 "$OUT/release.log" | tr '\n' ' ')"
+        return
+    fi
+    local leaked
+    leaked=$(cd "$dest" && ls -d solutions tests .ci 2>/dev/null; grep -rl "LAB_LADDER = " . 2>/dev/null | head -n 3)
+    (cd "$dest" && ./grade LAB=01 STAGE=right SUBMISSION="$sol") >"$OUT/release-solution.log" 2>&1
+    local sol_code=$?
+    (cd "$dest" && ./grade LAB=01 STAGE=work) >"$OUT/release-skeleton.log" 2>&1
+    local skel_code=$?
+    if [ -n "$leaked" ]; then
+        fail cli/student_release "the release holds $leaked"
+    elif [ "$sol_code" != 0 ] || ! grep -q '^right PASS' "$OUT/release-solution.log"; then
+        fail cli/student_release "the reference did not pass right in the release (exit $sol_code): $(grep -E '^(work|right) ' "$OUT/release-solution.log" | tr '\n' ' ')"
+    elif [ "$skel_code" != 1 ] || ! grep -q '^work  FAIL' "$OUT/release-skeleton.log"; then
+        fail cli/student_release "the skeleton did not fail work in the release (exit $skel_code)"
+    else
+        pass cli/student_release
+    fi
+    rm -rf "$dest"
+}
+
 cli_tests() {
     local bad=$OUT/cli-src
     mkdir -p "$bad"
@@ -153,6 +182,7 @@ int main() { return 0; }
 EOF
     cli_case unknown_lab 2 "no lab called 'nope'" -- "${GRADE[@]}" --lab nope
     lab_names_agree
+    student_release_test
     cli_case grade_script_help 0 "SUBMISSION and RESULTS may be relative" -- ./grade --help
     cli_case grade_script_bad_argument 2 "arguments are VARIABLE=value" -- ./grade vector_add.cu
     cli_case make_help 0 "make grade LAB=01" -- make -s --no-print-directory help
