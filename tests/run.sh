@@ -226,6 +226,16 @@ EOF
         "${GRADE[@]}" --lab 01 --instructor-seed-file "$bad/absent.seed"
     cli_case mem_limit_must_be_a_number 2 "mem-limit-mb takes a positive number" -- \
         "${GRADE[@]}" --lab 01 --mem-limit-mb lots
+    cli_case seed_must_be_a_number 2 "seed takes a number, not abc" -- \
+        "${GRADE[@]}" --lab 01 --seed abc
+    chmod 000 "$bad/syntax_error.cu" 2>/dev/null
+    if [ -r "$bad/syntax_error.cu" ]; then
+        skip cli/unreadable_submission "files stay readable for this user (root?)"
+    else
+        cli_case unreadable_submission 2 "cannot read the submission" -- \
+            "${GRADE[@]}" --lab 01 --submission "$bad/syntax_error.cu"
+    fi
+    chmod 644 "$bad/syntax_error.cu" 2>/dev/null
     cli_case make_unknown_lab 2 "no lab called 'nope'" -- make --no-print-directory grade LAB=nope
     cli_case wrapper_keeps_exit_code 2 "STAGE must be" -- ./grade LAB=01 STAGE=quick
     cli_case emu_forced_stage_right 0 "right PASS .*\[emulated on the CPU\]" -- \
