@@ -33,6 +33,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "build.h"
 #include "grade.h"
 #include "isolate.h"
 #include "object_rules.h"

@@ -10,10 +10,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fast.h"
 #include "gpu_clock.h"
 #include "grade.h"
 #include "isolate.h"
+#include "judge.h"
 #include "requests.h"
+#include "response.h"
+#include "stages.h"
 #include "stats.h"
 
 /* A kernel may beat cudaMemcpy by a little; beating it by more than this

@@ -15,10 +15,15 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "build.h"
+#include "fast.h"
 #include "grade.h"
 #include "isolate.h"
 #include "labs.h"
+#include "ladder.h"
+#include "report.h"
 #include "rng.h"
+#include "stages.h"
 
 
 enum { EXIT_PASSED = 0, EXIT_FAILED = 1, EXIT_USAGE = 2, EXIT_NO_GPU = 3 };

@@ -11,6 +11,7 @@
 
 #include "compare.h"
 #include "grade.h"
+#include "judge.h"
 #include "rng.h"
 
 const char *hint_or(const char *lab_hint, const char *generic)

@@ -9,9 +9,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fast.h"
 #include "grade.h"
 #include "isolate.h"
+#include "judge.h"
+#include "ladder.h"
 #include "requests.h"
+#include "response.h"
+#include "stages.h"
 #include "stats.h"
 
 typedef struct {

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "grade.h"
+#include "report.h"
 
 static const char *status_word(stage_status s)
 {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "grade.h"
+#include "response.h"
 
 static int read_exact(FILE *f, void *dst, size_t n)
 {

@@ -16,7 +16,9 @@
 
 #include "grade.h"
 #include "isolate.h"
+#include "judge.h"
 #include "requests.h"
+#include "stages.h"
 
 enum { SANITIZER_ERROR_EXIT = 85 };
 

@@ -106,6 +106,7 @@ static void a_missing_program_is_not_started(void)
 }
 
 #include "grade.h"
+#include "stages.h"
 
 static long hazards_in(const char *text)
 {

@@ -6,6 +6,8 @@
 
 #include "check.h"
 #include "grade.h"
+#include "judge.h"
+#include "stages.h"
 #include "requests.h"
 #include "rng.h"
 #include "swaps.h"

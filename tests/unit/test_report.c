@@ -8,6 +8,7 @@
 
 #include "check.h"
 #include "grade.h"
+#include "report.h"
 
 extern const lab_spec LAB_01_VECTOR_ADD;
 

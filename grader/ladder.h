@@ -1,0 +1,11 @@
+/* ladder.h - a solution ladder checked and timed (ladder.c). */
+#ifndef LADDER_H
+#define LADDER_H
+
+#include "grade.h"
+
+/* check and time every rung of the runner's LAB_LADDER and print
+ * the table (and the JSON when results is not NULL). Returns an exit code. */
+int run_ladder_report(const grade_ctx *g, const char *results);
+
+#endif
