@@ -256,6 +256,25 @@ static int finish(const options *o, const grade_ctx *g, stage_result *st, int co
     return code;
 }
 
+/* CUDA the CPU emulation cannot compile yet, recognised in g++'s messages:
+ * such a file may be right, so it is sent to a GPU, not failed. */
+static const struct { const char *mark, *feature; } EMULATION_LACKS[] = {
+    {"cooperative_groups", "cooperative groups"},
+    {"Carveout", "shared-memory carve-out settings"},
+    {"nvcuda::wmma", "tensor-core WMMA"},
+    {"wmma::", "tensor-core WMMA"},
+    {"cuda::pipeline", "cuda::pipeline"},
+    {"memcpy_async", "asynchronous copies (memcpy_async)"},
+    {"__nv_bfloat16", "bfloat16"},
+    {NULL, NULL}};
+
+static const char *emulation_lacks(const char *log)
+{
+    for (int i = 0; log && EMULATION_LACKS[i].mark; i++)
+        if (strstr(log, EMULATION_LACKS[i].mark)) return EMULATION_LACKS[i].feature;
+    return NULL;
+}
+
 /* The compiler's first error, "line:col: error: ..." without the path, so
  * the one-line summary (and a class gradebook's reason) says what broke. */
 static void first_compiler_error(const char *log, char *out, size_t size)
@@ -402,6 +421,18 @@ int main(int argc, char **argv)
         report_stage(&st[STAGE_WORK]);
         free(build_log);
         return finish(&o, &g, st, EXIT_USAGE);
+    }
+    const char *lacks = g.emulated && built == BUILD_FAILED ? emulation_lacks(build_log) : NULL;
+    if (lacks) {
+        report_header(&g);
+        char why[200];
+        snprintf(why, sizeof why,
+                 "skipped: the CPU emulation does not support %s yet; grade on a GPU", lacks);
+        skip_rest(st, 0, last + 1, why);
+        for (int i = 0; i <= last; i++) report_stage(&st[i]);
+        printf("verdict: not graded here: your file uses %s, which needs a GPU\n", lacks);
+        free(build_log);
+        return finish(&o, &g, st, EXIT_NO_GPU);
     }
     if (built != 0) {
         report_header(&g);
