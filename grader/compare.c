@@ -46,19 +46,8 @@ double cmp_ulps_f64(double a, double b)
 
 int cmp_is_poison(lab_elem elem, const void *element)
 {
-    switch (elem) {
-    case ELEM_F32: case ELEM_I32: case ELEM_U32: {
-        uint32_t u;
-        memcpy(&u, element, sizeof u);
-        return u == (elem == ELEM_F32 ? PROTO_POISON_F32 : PROTO_POISON_I32);
-    }
-    case ELEM_F64: {
-        uint64_t u;
-        memcpy(&u, element, sizeof u);
-        return u == PROTO_POISON_F64;
-    }
-    }
-    return 0;
+    uint64_t poison = proto_poison(elem);
+    return memcmp(element, &poison, lab_elem_size(elem)) == 0;
 }
 
 const char *cmp_class_name(cmp_class k)

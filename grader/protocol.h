@@ -40,6 +40,13 @@ typedef enum { MODE_CASES = 1, MODE_TIMING = 2, MODE_LADDER = 3 } proto_mode;
 #define PROTO_POISON_F32 0x7fbadbadu
 #define PROTO_POISON_F64 0x7ff4badbadbadbadull
 #define PROTO_POISON_I32 0x7badbad7u
+
+/* The poison of one element of this type, in the low bytes of the word
+ * (4 or 8 of them; both sides are little-endian hosts of one ABI). */
+static inline uint64_t proto_poison(lab_elem e)
+{
+    return e == ELEM_F64 ? PROTO_POISON_F64 : e == ELEM_F32 ? PROTO_POISON_F32 : PROTO_POISON_I32;
+}
 /* Guard bytes around every buffer in the right stage's plain run. Each
  * buffer of each call gets its own guard word (proto_guard_word), so a
  * kernel that copies the guard it read past one buffer into the guard past

@@ -29,7 +29,10 @@ static void allocate(guarded_buffer *g)
     g->owned = 1;
 }
 
-void buffers_create(buffer_set *set, const proto_call *call, proto_layout layout)
+/* Lay out every buffer of the call; with `inputs`, take its input buffers
+ * instead of allocating them. */
+static void create(buffer_set *set, const proto_call *call, proto_layout layout,
+                   const buffer_set *inputs)
 {
     const lab_spec *spec = LAB_DEVICE.spec;
     memset(set, 0, sizeof *set);
@@ -37,6 +40,12 @@ void buffers_create(buffer_set *set, const proto_call *call, proto_layout layout
     size_t guard = layout == LAYOUT_EXACT ? 0 : PROTO_GUARD_BYTES;
     for (int b = 0; b < set->n; b++) {
         guarded_buffer *g = &set->buf[b];
+        if (inputs && spec->buffers[b].role == BUF_INPUT) {
+            *g = inputs->buf[b];
+            g->owned = 0;
+            set->ptr[b] = inputs->ptr[b];
+            continue;
+        }
         g->role = spec->buffers[b].role;
         g->elem_size = lab_elem_size(spec->buffers[b].elem);
         g->count = spec->buffer_count(b, call->c.dims);
@@ -53,20 +62,15 @@ void buffers_create(buffer_set *set, const proto_call *call, proto_layout layout
     }
 }
 
+void buffers_create(buffer_set *set, const proto_call *call, proto_layout layout)
+{
+    create(set, call, layout, NULL);
+}
+
 void buffers_create_sharing_inputs(buffer_set *set, const buffer_set *inputs,
                                    const proto_call *call)
 {
-    buffers_create(set, call, LAYOUT_GUARDED);
-    for (int b = 0; b < set->n; b++) {
-        guarded_buffer *g = &set->buf[b];
-        if (g->role != BUF_INPUT) continue;
-        cudaFree(g->device);
-        free(g->host);
-        free(g->pristine);
-        *g = inputs->buf[b];
-        g->owned = 0;
-        set->ptr[b] = inputs->ptr[b];
-    }
+    create(set, call, LAYOUT_GUARDED, inputs);
 }
 
 /* Fresh contents for every buffer the set owns: generated inputs,
@@ -87,13 +91,9 @@ void buffers_fill(buffer_set *set, const proto_call *call)
             rng_t r = rng_seeded(rng_derive(call->seed, (uint64_t)b));
             for (size_t i = 0; i < g->bytes; i++) data[i] = (unsigned char)rng_next(&r);
         } else {
-            lab_elem e = spec->buffers[b].elem;
-            uint64_t p64 = PROTO_POISON_F64;
-            uint32_t p32 = e == ELEM_F32 ? PROTO_POISON_F32 : PROTO_POISON_I32;
-            for (size_t i = 0; i < g->count; i++) {
-                if (g->elem_size == 8) memcpy(data + 8 * i, &p64, 8);
-                else memcpy(data + 4 * i, &p32, 4);
-            }
+            uint64_t poison = proto_poison(spec->buffers[b].elem);
+            for (size_t i = 0; i < g->count; i++)
+                memcpy(data + g->elem_size * i, &poison, g->elem_size);
         }
         RUNNER_CHECK(cudaMemcpy(g->device, g->host, g->alloc_bytes,
                                 cudaMemcpyHostToDevice));

@@ -13,7 +13,7 @@
 
 #include "runner.h"
 
-static double now_ms(void)
+double runner_now_ms(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
@@ -60,8 +60,8 @@ static volatile unsigned hold_released; /* the number of the last call done */
 static void CUDART_CB hold_default_stream(void *call_number)
 {
     unsigned mine = (unsigned)(size_t)call_number;
-    double t0 = now_ms();
-    while ((int)(hold_released - mine) < 0 && now_ms() - t0 < HOLD_MAX_MS) {
+    double t0 = runner_now_ms();
+    while ((int)(hold_released - mine) < 0 && runner_now_ms() - t0 < HOLD_MAX_MS) {
     }
 }
 
@@ -80,13 +80,8 @@ static void poison_outputs(const buffer_set *set, cudaStream_t stream)
     for (int b = 0; b < set->n; b++) {
         const guarded_buffer *g = &set->buf[b];
         if (g->role != BUF_OUTPUT || g->count == 0) continue;
-        unsigned lo, hi;
-        if (g->elem_size == 8) {
-            lo = (unsigned)PROTO_POISON_F64;
-            hi = (unsigned)(PROTO_POISON_F64 >> 32);
-        } else {
-            lo = hi = spec->buffers[b].elem == ELEM_F32 ? PROTO_POISON_F32 : PROTO_POISON_I32;
-        }
+        uint64_t poison = proto_poison(spec->buffers[b].elem);
+        unsigned lo = (unsigned)poison, hi = g->elem_size == 8 ? (unsigned)(poison >> 32) : lo;
         size_t words = g->bytes / 4;
         unsigned blocks = (unsigned)((words + 255) / 256 < 1024 ? (words + 255) / 256 : 1024);
         poison_fill<<<blocks, 256, 0, stream>>>((unsigned *)set->ptr[b], words, lo, hi);
@@ -133,9 +128,9 @@ void call_prepared(call_env *env, const buffer_set *poison, lab_call_fn fn,
 #ifndef CUDA_EMU
     hold_released = number;
 #endif
-    double t0 = now_ms();
+    double t0 = runner_now_ms();
     out->device = cudaDeviceSynchronize();
-    out->straggle_ms = now_ms() - t0;
+    out->straggle_ms = runner_now_ms() - t0;
     if (stop != cudaSuccess || out->sync != cudaSuccess || out->device != cudaSuccess ||
         cudaEventElapsedTime(&out->ms, env->start, env->stop) != cudaSuccess)
         out->ms = -1;

@@ -69,6 +69,9 @@ void buffers_destroy(buffer_set *set);
 /* Copy a buffer back and note guard damage and changed input elements. */
 void buffers_inspect(guarded_buffer *g, proto_buffer_report *r);
 
+/* Milliseconds on the monotonic clock (call.cu). */
+double runner_now_ms(void);
+
 /* call.cu: one call of a lab function, prepared the same way whether it is
  * checked or timed, so that the code called cannot tell which it is:
  * outputs poisoned, persisting L2 lines released, the L2 flushed, the

@@ -14,7 +14,6 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "runner.h"
 #include "../stats.h"
@@ -48,13 +47,6 @@ static int copy_call(void *const *ptr, const int64_t *, void *stream)
 {
     return cudaMemcpyAsync(ptr[0], ptr[1], COPY_HALF_BYTES, cudaMemcpyDeviceToDevice,
                            (cudaStream_t)stream);
-}
-
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
 }
 
 /* One call of an item; an error inside timing is the code's fault and is
@@ -120,10 +112,10 @@ static void time_items(const proto_request *req, timing_env *env,
     if (n_items > PROTO_MAX_ITEMS) rsp_fatal("too many items to time: %d", n_items);
     call_outcome o;
     /* Warm-up: module load, clocks ramping up, first-touch page mapping. */
-    double t0 = now_ms();
-    for (int calls = 0; calls < WARMUP_MIN_CALLS || now_ms() - t0 < WARMUP_MS; calls++)
+    double t0 = runner_now_ms();
+    for (int calls = 0; calls < WARMUP_MIN_CALLS || runner_now_ms() - t0 < WARMUP_MS; calls++)
         for (int i = 0; i < n_items; i++) sample(env, &items[i], &o);
-    double warmup_ms = now_ms() - t0;
+    double warmup_ms = runner_now_ms() - t0;
 
     int max_rounds = req->max_rounds;
     double *samples = (double *)calloc((size_t)n_items * max_rounds, sizeof(double));
@@ -133,8 +125,8 @@ static void time_items(const proto_request *req, timing_env *env,
     for (int i = 0; i < n_items; i++) series[i] = samples + (size_t)i * max_rounds;
 
     int rounds = 0, converged = 0;
-    double s0 = now_ms();
-    while (rounds < max_rounds && !converged && now_ms() - s0 < req->max_seconds * 1e3) {
+    double s0 = runner_now_ms();
+    while (rounds < max_rounds && !converged && runner_now_ms() - s0 < req->max_seconds * 1e3) {
         buffers_swap(env->inputs, env->swap_seed, (uint64_t)rounds);
         for (int i = 0; i < n_items; i++) {
             sample(env, &items[i], &o);
@@ -158,7 +150,7 @@ static void time_items(const proto_request *req, timing_env *env,
         snprintf(t.item_names[i], PROTO_NAME_LEN, "%s", items[i].name);
     t.copy_bytes = 2.0 * (double)COPY_HALF_BYTES;
     t.warmup_ms = warmup_ms;
-    t.sampling_ms = now_ms() - s0;
+    t.sampling_ms = runner_now_ms() - s0;
     t.l2_bytes = env->env->l2_bytes;
     t.flush_bytes = (int64_t)env->env->flush_bytes;
     t.peak_flops = peak_flops();

@@ -214,21 +214,21 @@ static void compare_outputs(verifier *v, const buffer_set *sub, const buffer_set
             sum_squares<<<blocks, 256, 0, v->stream>>>((const float *)base->ptr[b], n, sumsq);
             compare<<<blocks, 256, 0, v->stream>>>((const float *)sub->ptr[b],
                                                    (const float *)base->ptr[b], n,
-                                                   (unsigned)PROTO_POISON_F32, exact,
+                                                   (unsigned)proto_poison(ELEM_F32), exact,
                                                    v->agreement, sumsq, key, v->d_acc);
             break;
         case ELEM_F64:
             sum_squares<<<blocks, 256, 0, v->stream>>>((const double *)base->ptr[b], n, sumsq);
             compare<<<blocks, 256, 0, v->stream>>>((const double *)sub->ptr[b],
                                                    (const double *)base->ptr[b], n,
-                                                   (unsigned long long)PROTO_POISON_F64, exact,
+                                                   (unsigned long long)proto_poison(ELEM_F64), exact,
                                                    v->agreement, sumsq, key, v->d_acc);
             break;
         case ELEM_I32:
         case ELEM_U32:
             compare<<<blocks, 256, 0, v->stream>>>((const unsigned *)sub->ptr[b],
                                                    (const unsigned *)base->ptr[b], n,
-                                                   (unsigned)PROTO_POISON_I32, 1, v->agreement,
+                                                   (unsigned)proto_poison(ELEM_I32), 1, v->agreement,
                                                    sumsq, key, v->d_acc);
             break;
         }
@@ -265,14 +265,12 @@ void verify_after_submission(verifier *v, const buffer_set *sub, const buffer_se
     lab_elem e = LAB_DEVICE.spec->buffers[b].elem;
     size_t size = sub->buf[b].elem_size;
     unsigned char got[8], expected[8];
-    const uint64_t poison64 = PROTO_POISON_F64;
-    const uint32_t poison_f32 = PROTO_POISON_F32, poison_i32 = PROTO_POISON_I32;
+    const uint64_t poison = proto_poison(e);
     RUNNER_CHECK(cudaMemcpy(got, (const unsigned char *)sub->ptr[b] + i * size, size,
                             cudaMemcpyDeviceToHost));
     RUNNER_CHECK(cudaMemcpy(expected, (const unsigned char *)base->ptr[b] + i * size, size,
                             cudaMemcpyDeviceToHost));
-    c->first_unwritten = size == 8 ? memcmp(got, &poison64, 8) == 0
-                                   : memcmp(got, e == ELEM_F32 ? &poison_f32 : &poison_i32, 4) == 0;
+    c->first_unwritten = memcmp(got, &poison, size) == 0;
     c->got = element_value(e, got);
     c->expected = element_value(e, expected);
 }
