@@ -53,7 +53,7 @@ GRADE_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(GRADE_SRCS)) $(patsubst %.c,$(OBJ)/%.o
 # What the runner is linked from, besides the submission.
 RUNNER_SRCS := $(wildcard grader/runner/*.cu)
 
-.PHONY: all grade ladder grade-command test solutions clean check-lab help FORCE
+.PHONY: all grade ladder grade-command test bench-grader solutions clean check-lab help FORCE
 
 # The comment blocks that start with "#   make": the commands and their variables.
 help:
@@ -160,6 +160,10 @@ solutions: all
 	@status=0; for lab in $(LABS); do \
 	  $(MAKE) --no-print-directory grade LAB=$$lab SUBMISSION=solutions/$$lab/$$($(BUILD)/grade --lab $$lab --lab-info | sed -n 's/^student_file=//p') || status=1; \
 	done; exit $$status
+
+# Seconds per stage for every lab's reference and skeleton (LAB=NN for one).
+bench-grader: all
+	@BUILD=$(BUILD) LAB=$(LAB_ID) bash tests/bench_grader.sh
 
 test: all
 	@[ -e tests/run.sh ] || { echo "make test: the tests are not in this copy (a student release?)" >&2; exit 2; }

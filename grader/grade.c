@@ -241,6 +241,7 @@ static void skip_rest(stage_result *st, int from, int to, const char *why)
 static int finish(const options *o, const grade_ctx *g, stage_result *st, int code)
 {
     int passed = code == EXIT_PASSED;
+    if (g->build_seconds > 0 && !o->ladder) report_times(g, st, N_STAGES);
     if (o->results && report_json(o->results, g, st, N_STAGES, passed) != 0) {
         fprintf(stderr, "grade: cannot write %s\n", o->results);
         if (code == EXIT_PASSED) code = EXIT_USAGE;
@@ -310,6 +311,7 @@ int main(int argc, char **argv)
     iso_adopt_orphans();
     grade_ctx g;
     memset(&g, 0, sizeof g);
+    g.started_s = iso_now_s();
     g.spec = lab_find(o.lab);
     if (!g.spec) {
         fprintf(stderr, "grade: no lab called '%s'; labs:", o.lab);
@@ -368,7 +370,9 @@ int main(int argc, char **argv)
     st[STAGE_FAST].name = "fast";
     skip_rest(st, last + 1, N_STAGES, "not requested");
 
+    double step = iso_now_s();
     probe_device(o.probe, scratch, &g.device);
+    g.probe_seconds = iso_now_s() - step;
     /* Without a GPU, work and right run on the CPU; EMU=1 asks for that
      * even with one. */
     int can_emulate = o.emu_dir && o.emu_objects_dir;
@@ -398,7 +402,9 @@ int main(int argc, char **argv)
     build_config b = {o.nvcc, o.arch, o.include_dir, objects, o.emu_dir, emu_objects,
                       o.ladder ? source_dir : NULL, o.ladder ? grader_dir : NULL, o.build};
     char *build_log = NULL;
+    step = iso_now_s();
     int built = build_runner(&b, &g, runner, sizeof runner, &build_log);
+    g.build_seconds = iso_now_s() - step;
     if (built == BUILD_REJECTED || built == BUILD_LIMITED) {
         report_header(&g);
         st[STAGE_WORK].status = ST_ERROR;
@@ -471,8 +477,6 @@ int main(int argc, char **argv)
         return finish(&o, &g, st, code);
     }
 
-    typedef void (*stage_fn)(const grade_ctx *, stage_result *);
-    static const stage_fn run[N_STAGES] = {stage_work, stage_right, stage_fast};
     static const char *const gate[N_STAGES] = {
         "", "skipped (make it work first)", "skipped (make it right first)"};
     int code = EXIT_PASSED, needed_gpu = 0;
@@ -483,7 +487,13 @@ int main(int argc, char **argv)
             skip_rest(st, i, i + 1, "skipped: needs a GPU (timing cannot be emulated)");
             needed_gpu = 1;
         } else {
-            run[i](&g, &st[i]);
+            if (i == STAGE_WORK) {
+                stages_work_and_right(&g, &st[STAGE_WORK], &st[STAGE_RIGHT], last >= STAGE_RIGHT);
+            } else if (i == STAGE_FAST) {
+                step = iso_now_s();
+                stage_fast(&g, &st[i]);
+                st[i].seconds = iso_now_s() - step;
+            }
             if (st[i].status != ST_PASS)
                 code = st[i].malformed || st[i].unreliable ? EXIT_USAGE : EXIT_FAILED;
             if (g.emulated) {

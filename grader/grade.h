@@ -29,7 +29,7 @@ typedef struct {
     double gbps, copy_gbps, gflops;
     double roofline; /* fraction of the roof */
     double speedup;
-    double straggle_ms; /* GPU time left once the grader's stream was done */
+    double straggle_ms; /* GPU busy after the grader's stream was done, beyond the baseline */
     int samples, converged;
     /* Every timed call checked against the baseline: how many, and the
      * largest difference relative to the output's scale. */
@@ -37,6 +37,14 @@ typedef struct {
     double timed_worst_difference;
     gpu_clock clock_before, clock_after; /* read around the timing */
 } fast_figures;
+
+/* Where a stage's wall time went: "run" (the plain runner), a sanitizer
+ * tool's name, or "timing". */
+enum { MAX_TIME_PARTS = 6 };
+typedef struct {
+    const char *name;
+    double seconds;
+} time_part;
 
 typedef struct {
     const char *name;
@@ -51,6 +59,9 @@ typedef struct {
     fast_figures fast;
     int malformed; /* the runner's records could not be trusted: exit 2 */
     int unreliable; /* the GPU was throttled or shared while timed: exit 2 */
+    double seconds; /* wall time of the whole stage; 0 when it did not run */
+    time_part parts[MAX_TIME_PARTS];
+    int n_parts;
 } stage_result;
 
 typedef struct {
@@ -79,6 +90,8 @@ typedef struct {
      * when the lab's spec asks for resources (GPU builds only). */
     int has_resources;
     res_list resources;
+    double started_s;                    /* iso_now_s() when grading began */
+    double probe_seconds, build_seconds; /* wall time before the stages */
 } grade_ctx;
 
 #endif

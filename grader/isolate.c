@@ -17,14 +17,40 @@
 #include <time.h>
 #include <unistd.h>
 
-/* The child's process group, so Ctrl-C on the grader takes it down too. */
-static volatile sig_atomic_t iso_current_group;
+/* The jobs running now, so Ctrl-C on the grader takes their process
+ * groups down too and the orphan hunt spares them. */
+enum { ISO_MAX_RUNNING = 16 };
+static volatile sig_atomic_t iso_running[ISO_MAX_RUNNING];
 
 static void iso_on_interrupt(int sig)
 {
-    if (iso_current_group > 0) kill(-(pid_t)iso_current_group, SIGKILL);
+    for (int i = 0; i < ISO_MAX_RUNNING; i++)
+        if (iso_running[i] > 0) kill(-(pid_t)iso_running[i], SIGKILL);
     signal(sig, SIG_DFL);
     raise(sig);
+}
+
+static int iso_register(pid_t pid)
+{
+    for (int i = 0; i < ISO_MAX_RUNNING; i++)
+        if (iso_running[i] == 0) {
+            iso_running[i] = pid;
+            return 0;
+        }
+    return -1;
+}
+
+static void iso_unregister(pid_t pid)
+{
+    for (int i = 0; i < ISO_MAX_RUNNING; i++)
+        if (iso_running[i] == pid) iso_running[i] = 0;
+}
+
+static int iso_is_running(pid_t pid)
+{
+    for (int i = 0; i < ISO_MAX_RUNNING; i++)
+        if (iso_running[i] == pid) return 1;
+    return 0;
 }
 
 static long iso_memory_limit_mb;
@@ -32,6 +58,11 @@ static long iso_memory_limit_mb;
 void iso_set_memory_limit_mb(long mb)
 {
     iso_memory_limit_mb = mb > 0 ? mb : 0;
+}
+
+long iso_memory_limit(void)
+{
+    return iso_memory_limit_mb;
 }
 
 /* One process of /proc, as the fields of its stat line that we use. */
@@ -83,7 +114,7 @@ static long iso_group_rss_mb(pid_t group)
     return iso_each_process(iso_rss_if_in_group, (long)group) * page_kb / 1024;
 }
 
-static double iso_now_s(void)
+double iso_now_s(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
@@ -113,21 +144,20 @@ int iso_adopt_orphans(void)
 
 static long iso_kill_if_child(const iso_process *p, long parent)
 {
-    if (p->ppid != parent) return 0;
+    if (p->ppid != parent || iso_is_running(p->pid)) return 0;
     kill(p->pid, SIGKILL);
-    return 1;
+    /* reaped by pid, so a running job's exit is left for its owner */
+    return waitpid(p->pid, NULL, WNOHANG) == p->pid ? 0 : 1;
 }
 
-/* Kill and reap every child of ours still alive: orphans that left the
- * process group and were handed to us (iso_adopt_orphans). Only a reaper
- * runs one child at a time, so any other child is such an orphan. */
+/* Kill and reap every child of ours still alive that is not a running
+ * job: orphans that left their process group and were handed to us
+ * (iso_adopt_orphans). */
 static void iso_end_orphans(void)
 {
     if (!iso_reaper) return;
     for (int round = 0; round < 100; round++) {
         long found = iso_each_process(iso_kill_if_child, (long)getpid());
-        while (waitpid(-1, NULL, WNOHANG) > 0) {
-        }
         if (!found) return;
         struct timespec nap = {0, 1000 * 1000};
         nanosleep(&nap, NULL);
@@ -187,67 +217,100 @@ int iso_run(char *const argv[], const char *log_path, double limit_s,
     return iso_run_with(argv, log_path, &lim, r);
 }
 
-static void iso_stop(pid_t pid, int *status)
-{
-    kill(-pid, SIGKILL);
-    kill(pid, SIGKILL);
-    waitpid(pid, status, 0);
-}
 
 int iso_run_with(char *const argv[], const char *log_path, const iso_limits *lim,
                  iso_result *r)
 {
-    memset(r, 0, sizeof *r);
-    double limit_s = lim->time_s;
+    iso_job job;
+    if (iso_start(&job, argv, log_path, lim) != 0) {
+        memset(r, 0, sizeof *r);
+        return -1;
+    }
+    iso_wait(&job, 1, 0);
+    *r = job.result;
+    return 0;
+}
+
+int iso_start(iso_job *job, char *const argv[], const char *log_path, const iso_limits *lim)
+{
+    memset(job, 0, sizeof *job);
+    job->limits = *lim;
+    snprintf(job->log_path, sizeof job->log_path, "%s", log_path);
     signal(SIGINT, iso_on_interrupt);
     signal(SIGTERM, iso_on_interrupt);
-    double t0 = iso_now_s();
+    job->t0 = iso_now_s();
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0) return -1;
     if (pid == 0) iso_child(argv, log_path, lim);
     setpgid(pid, pid); /* also here: no race with the child's own call */
-    iso_current_group = pid;
+    job->pid = pid;
+    iso_register(pid);
+    iso_result *r = &job->result;
     r->started = 1;
-
-    int status = 0;
-    double next_check = 0;
     r->memory_limit_mb = lim->memory_mb;
     r->log_limit_kb = lim->log_kb;
     r->file_limit_mb = lim->file_mb;
-    for (;;) {
-        pid_t done = waitpid(pid, &status, WNOHANG);
-        if (done == pid) break;
-        if (done < 0 && errno != EINTR) return -1;
-        if (iso_now_s() - t0 > limit_s) {
-            r->timed_out = 1;
-            iso_stop(pid, &status);
-            break;
-        }
-        if ((lim->memory_mb || lim->log_kb) && iso_now_s() >= next_check) {
-            next_check = iso_now_s() + 0.05;
-            if (lim->memory_mb && iso_group_rss_mb(pid) > lim->memory_mb) {
-                r->out_of_memory = 1;
-                iso_stop(pid, &status);
-                break;
-            }
-            if (lim->log_kb && iso_file_kb(log_path) > lim->log_kb) {
-                r->log_too_big = 1;
-                iso_stop(pid, &status);
-                break;
-            }
-        }
-        struct timespec nap = {0, 2 * 1000 * 1000};
-        nanosleep(&nap, NULL);
+    return 0;
+}
+
+/* Stop a job's whole group now; it ends as `how` says (1 timed out, 2 out
+ * of memory, 3 too much output, 0 cancelled). */
+static void iso_stop(iso_job *job, int how)
+{
+    kill(-job->pid, SIGKILL);
+    kill(job->pid, SIGKILL);
+    waitpid(job->pid, &job->status, 0);
+    job->ended_by_us = how ? how : 4;
+}
+
+/* Look at a running job once: ended, or past a limit. 1 when it is over. */
+static int iso_check(iso_job *job)
+{
+    pid_t done = waitpid(job->pid, &job->status, WNOHANG);
+    if (done == job->pid) return 1;
+    if (done < 0 && errno != EINTR) {
+        job->ended_by_us = 4;
+        return 1;
     }
-    kill(-pid, SIGKILL); /* whatever it left behind */
-    iso_current_group = 0;
-    iso_end_orphans();
-    r->wall_s = iso_now_s() - t0;
-    if (r->timed_out || r->out_of_memory || r->log_too_big) return 0;
-    if (WIFSIGNALED(status) && WTERMSIG(status) == SIGXFSZ && lim->file_mb) {
+    const iso_limits *lim = &job->limits;
+    double now = iso_now_s();
+    if (now - job->t0 > lim->time_s) {
+        iso_stop(job, 1);
+        return 1;
+    }
+    if ((lim->memory_mb || lim->log_kb) && now >= job->next_check) {
+        job->next_check = now + 0.05;
+        if (lim->memory_mb && iso_group_rss_mb(job->pid) > lim->memory_mb) {
+            iso_stop(job, 2);
+            return 1;
+        }
+        if (lim->log_kb && iso_file_kb(job->log_path) > lim->log_kb) {
+            iso_stop(job, 3);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* A finished job's result, from how it ended. */
+static void iso_finish(iso_job *job)
+{
+    iso_result *r = &job->result;
+    kill(-job->pid, SIGKILL); /* whatever it left behind */
+    iso_unregister(job->pid);
+    job->done = 1;
+    r->wall_s = iso_now_s() - job->t0;
+    int status = job->status;
+    switch (job->ended_by_us) {
+    case 1: r->timed_out = 1; return;
+    case 2: r->out_of_memory = 1; return;
+    case 3: r->log_too_big = 1; return;
+    case 4: r->cancelled = 1; return;
+    }
+    if (WIFSIGNALED(status) && WTERMSIG(status) == SIGXFSZ && job->limits.file_mb) {
         r->file_too_big = 1;
-        return 0;
+        return;
     }
     if (WIFEXITED(status)) {
         r->exited = 1;
@@ -257,12 +320,35 @@ int iso_run_with(char *const argv[], const char *log_path, const iso_limits *lim
         r->signaled = 1;
         r->signal = WTERMSIG(status);
     }
-    return 0;
+}
+
+void iso_wait(iso_job *jobs, int n, int which)
+{
+    while (!jobs[which].done) {
+        for (int i = 0; i < n; i++)
+            if (!jobs[i].done && iso_check(&jobs[i])) iso_finish(&jobs[i]);
+        if (jobs[which].done) break;
+        struct timespec nap = {0, 2 * 1000 * 1000};
+        nanosleep(&nap, NULL);
+    }
+    iso_end_orphans();
+}
+
+void iso_cancel(iso_job *jobs, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (!jobs[i].done) {
+            iso_stop(&jobs[i], 0);
+            iso_finish(&jobs[i]);
+        }
+    iso_end_orphans();
 }
 
 void iso_describe(const iso_result *r, char *buf, size_t size)
 {
-    if (r->file_too_big)
+    if (r->cancelled)
+        snprintf(buf, size, "stopped: an earlier run had already failed");
+    else if (r->file_too_big)
         snprintf(buf, size, "stopped when a file it wrote passed %ld MB", r->file_limit_mb);
     else if (r->timed_out)
         snprintf(buf, size, "timed out after %.0f s", r->wall_s);

@@ -25,6 +25,7 @@ typedef struct {
     long log_limit_kb;
     int file_too_big;  /* killed by SIGXFSZ: a file passed file_mb */
     long file_limit_mb;
+    int cancelled;     /* stopped by us (iso_cancel): its answer was not needed */
     double wall_s;
 } iso_result;
 
@@ -40,6 +41,28 @@ typedef struct {
 int iso_run_with(char *const argv[], const char *log_path, const iso_limits *limits,
                  iso_result *r);
 
+/* Runs side by side: start each, then wait for all. While a job runs,
+ * its process group is ended with the grader, and the orphan hunt after
+ * every wait spares it. */
+typedef struct {
+    int pid;
+    double t0, next_check;
+    iso_limits limits;
+    char log_path[512];
+    int status, ended_by_us, done;
+    iso_result result; /* once done */
+} iso_job;
+
+/* Start argv[0] as iso_run would, without waiting; 0 when it started. At
+ * most 16 jobs run at once. */
+int iso_start(iso_job *job, char *const argv[], const char *log_path, const iso_limits *limits);
+/* Look after all n jobs (their limits hold) until jobs[which] is done;
+ * its result is then filled. */
+void iso_wait(iso_job *jobs, int n, int which);
+/* Stop every job not done yet (result.cancelled): its answer will not be
+ * read. */
+void iso_cancel(iso_job *jobs, int n);
+
 /* Run argv[0] (searched in PATH) with stdout and stderr appended to
  * log_path and stdin from /dev/null. Returns 0 when the child could be run
  * at all, whatever it then did. */
@@ -50,6 +73,7 @@ int iso_run(char *const argv[], const char *log_path, double limit_s,
  * which later children run by iso_run are stopped; 0, the default, sets
  * no limit. */
 void iso_set_memory_limit_mb(long mb);
+long iso_memory_limit(void);
 
 /* From now on children get only the variables in ISO_KEPT_ENVIRONMENT
  * (where to find programs and libraries, which GPU, the locale), never
@@ -61,6 +85,9 @@ extern const char *const ISO_KEPT_ENVIRONMENT[];
  * child that forks and leaves its process group is still found and ended
  * after every run. Returns 0 when the kernel agreed. */
 int iso_adopt_orphans(void);
+
+/* Seconds on a monotonic clock, for measuring how long a step took. */
+double iso_now_s(void);
 
 /* One line that says how it ended: "exit code 1", "killed by SIGSEGV",
  * "timed out after 30 s". */

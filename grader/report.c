@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "grade.h"
+#include "isolate.h"
 #include "report.h"
 
 static const char *status_word(stage_status s)
@@ -53,6 +54,35 @@ void report_stage(const stage_result *st)
         fputs(sb_str(&indented), stdout);
         sb_free(&indented);
     }
+    fflush(stdout);
+}
+
+void report_add_time(stage_result *st, const char *part, double seconds)
+{
+    for (int i = 0; i < st->n_parts; i++)
+        if (!strcmp(st->parts[i].name, part)) {
+            st->parts[i].seconds += seconds;
+            return;
+        }
+    if (st->n_parts < MAX_TIME_PARTS) st->parts[st->n_parts++] = (time_part){part, seconds};
+}
+
+static double total_seconds(const grade_ctx *g)
+{
+    return g->started_s > 0 ? iso_now_s() - g->started_s : 0;
+}
+
+void report_times(const grade_ctx *g, const stage_result *st, int n)
+{
+    printf("time: probe %.1f s, build %.1f s", g->probe_seconds, g->build_seconds);
+    for (int i = 0; i < n; i++) {
+        if (st[i].seconds <= 0) continue;
+        printf(", %s %.1f s", st[i].name, st[i].seconds);
+        for (int p = 0; p < st[i].n_parts; p++)
+            printf("%s%s %.1f", p ? ", " : " (", st[i].parts[p].name, st[i].parts[p].seconds);
+        if (st[i].n_parts) putchar(')');
+    }
+    printf("; total %.1f s\n", total_seconds(g));
     fflush(stdout);
 }
 
@@ -157,8 +187,18 @@ int report_json(const char *path, const grade_ctx *g, const stage_result *st,
             json_string(f, st[i].sanitizer);
         }
         if (st[i].has_fast) json_fast(f, &st[i].fast);
-        fputc('}', f);
+        json_field(f, "seconds", st[i].seconds);
+        fputs(", \"seconds_by_part\": {", f);
+        for (int p = 0; p < st[i].n_parts; p++) {
+            fprintf(f, "%s\"%s\": ", p ? ", " : "", st[i].parts[p].name);
+            json_number(f, st[i].parts[p].seconds);
+        }
+        fputs("}}", f);
     }
-    fprintf(f, "\n], \"passed\": %s}\n", passed ? "true" : "false");
+    fputs("\n], \"seconds\": {\"probe\": ", f);
+    json_number(f, g->probe_seconds);
+    json_field(f, "build", g->build_seconds);
+    json_field(f, "total", total_seconds(g));
+    fprintf(f, "}, \"passed\": %s}\n", passed ? "true" : "false");
     return fclose(f) == 0 ? 0 : -1;
 }

@@ -6,6 +6,11 @@
 
 void report_header(const grade_ctx *g);
 void report_stage(const stage_result *st);
+/* Count `seconds` of a stage's wall time under `part` ("run", a
+ * sanitizer's name, "timing"); parts of one name add up. */
+void report_add_time(stage_result *st, const char *part, double seconds);
+/* One line: where the wall time went, stage by stage and part by part. */
+void report_times(const grade_ctx *g, const stage_result *st, int n);
 int report_json(const char *path, const grade_ctx *g, const stage_result *st,
                 int n, int passed);
 

@@ -17,6 +17,7 @@
 #include "grade.h"
 #include "isolate.h"
 #include "judge.h"
+#include "report.h"
 #include "requests.h"
 #include "stages.h"
 
@@ -124,93 +125,134 @@ static void stopped_during(const grade_ctx *g, const proto_call *call,
     }
 }
 
-int run_calls(const grade_ctx *g, const char *tag, const proto_call *calls,
-              int n, int strict, const char *tool, double limit_s,
-              stage_result *st)
+/* One run of the runner: a list of calls, maybe under a sanitizer. */
+typedef struct {
+    const char *tag;  /* names its files in the scratch directory */
+    const char *tool; /* compute-sanitizer's tool, or NULL */
+    const proto_call *calls;
+    int n, strict;
+    double limit_s;
+    char tag_buf[32];
+    char req[512], rsp[512], log[512];
+    iso_job job;
+    double judged_s; /* iso_now_s() once its verdict was known */
+} calls_run;
+
+/* Write the request for one run and start the runner on it (under
+ * compute-sanitizer's `tool` if given), without waiting. */
+static int start_run(const grade_ctx *g, calls_run *r, stage_result *st)
 {
-    char req_path[512], rsp_path[512], log_path[512];
-    snprintf(req_path, sizeof req_path, "%s/%s.req", g->scratch, tag);
-    snprintf(rsp_path, sizeof rsp_path, "%s/%s.rsp", g->scratch, tag);
-    snprintf(log_path, sizeof log_path, "%s/%s.log", g->scratch, tag);
-    unlink(rsp_path);
-    unlink(log_path);
+    snprintf(r->req, sizeof r->req, "%s/%s.req", g->scratch, r->tag);
+    snprintf(r->rsp, sizeof r->rsp, "%s/%s.rsp", g->scratch, r->tag);
+    snprintf(r->log, sizeof r->log, "%s/%s.log", g->scratch, r->tag);
+    unlink(r->rsp);
+    unlink(r->log);
 
     proto_request req;
-    request_init(&req, g, MODE_CASES, n);
+    request_init(&req, g, MODE_CASES, r->n);
     /* Under compute-sanitizer every allocation is exactly its buffer, so
      * one element past the end is reported; the plain runs keep the guards
      * that show stray writes. The emulator is its own sanitizer: it fences
      * every allocation, so its right stage runs on exact buffers too (its
      * work stage keeps the guards, as on the GPU, so that a stray write
      * fails right there as well). */
-    req.layout = tool || (g->emulated && strict) ? LAYOUT_EXACT : LAYOUT_GUARDED;
-    if (write_request(req_path, &req, calls) != 0) {
+    req.layout = r->tool || (g->emulated && r->strict) ? LAYOUT_EXACT : LAYOUT_GUARDED;
+    if (write_request(r->req, &req, r->calls) != 0) {
         st->status = ST_ERROR;
-        snprintf(st->summary, sizeof st->summary, "cannot write %s", req_path);
+        snprintf(st->summary, sizeof st->summary, "cannot write %s", r->req);
         return 0;
     }
-
     char exit_code[8];
     snprintf(exit_code, sizeof exit_code, "%d", SANITIZER_ERROR_EXIT);
-    char *plain[] = {(char *)g->runner, req_path, rsp_path, NULL};
-    char *sanitized[] = {(char *)g->sanitizer, "--tool", (char *)tool,
+    char *plain[] = {(char *)g->runner, r->req, r->rsp, NULL};
+    char *sanitized[] = {(char *)g->sanitizer, "--tool", (char *)r->tool,
                          "--error-exitcode", exit_code, "--print-limit", "10",
-                         (char *)g->runner, req_path, rsp_path, NULL};
-    iso_result ir;
-    if (iso_run(tool ? sanitized : plain, log_path, limit_s, &ir) != 0) {
+                         (char *)g->runner, r->req, r->rsp, NULL};
+    iso_limits lim = {r->limit_s, iso_memory_limit(), 0, 0};
+    if (iso_start(&r->job, r->tool ? sanitized : plain, r->log, &lim) != 0) {
         st->status = ST_ERROR;
         snprintf(st->summary, sizeof st->summary, "cannot start %s", g->runner);
         return 0;
     }
+    return 1;
+}
 
+/* Judge a finished run: every call, then how the runner and the sanitizer
+ * ended. Returns 1 if all passed. */
+static int judge_run(const grade_ctx *g, calls_run *r, stage_result *st)
+{
+    const iso_result *ir = &r->job.result;
+    report_add_time(st, r->tool ? r->tool : "run", ir->wall_s);
     response rsp;
-    response_read(rsp_path, g->spec, calls, n, 0, &rsp);
+    response_read(r->rsp, g->spec, r->calls, r->n, 0, &rsp);
     if (response_malformed(&rsp, st)) {
         response_free(&rsp);
         return 0;
     }
     int ok = 1;
-    for (int i = 0; i < n && ok; i++) {
+    for (int i = 0; i < r->n && ok; i++) {
         const call_record *rec = &rsp.calls[i];
         if (rec->finished) {
-            ok = judge_call(g, &calls[i], rec, strict, st);
+            ok = judge_call(g, &r->calls[i], rec, r->strict, st);
         } else if (rec->begun) {
-            stopped_during(g, &calls[i], &ir, &rsp, log_path, st);
+            stopped_during(g, &r->calls[i], ir, &rsp, r->log, st);
             ok = 0;
         } else {
             char how[96];
-            iso_describe(&ir, how, sizeof how);
+            iso_describe(ir, how, sizeof how);
             st->status = ST_FAIL;
             snprintf(st->summary, sizeof st->summary, "the runner stopped before call %d (%s)%s%s",
                      i + 1, how, rsp.has_fatal ? ": " : "",
                      rsp.has_fatal ? rsp.fatal.message : "");
-            log_excerpt(log_path, st);
+            log_excerpt(r->log, st);
             ok = 0;
         }
     }
-    int sanitizer_found = tool && ir.exited &&
-                          (ir.exit_code == SANITIZER_ERROR_EXIT ||
-                           (!strcmp(tool, "racecheck") && racecheck_hazards(log_path) > 0));
+    int sanitizer_found = r->tool && ir->exited &&
+                          (ir->exit_code == SANITIZER_ERROR_EXIT ||
+                           (!strcmp(r->tool, "racecheck") && racecheck_hazards(r->log) > 0));
     if (ok && sanitizer_found) {
         st->status = ST_FAIL;
         snprintf(st->summary, sizeof st->summary,
-                 "compute-sanitizer %s found errors (outputs were right)", tool);
-        sanitizer_excerpt(log_path, st);
+                 "compute-sanitizer %s found errors (outputs were right)", r->tool);
+        sanitizer_excerpt(r->log, st);
         sb_printf(&st->details, "hint: each report names the kernel, the kind of "
                                 "access, the thread and block; build with -lineinfo "
                                 "for source lines\n");
         ok = 0;
-    } else if (ok && !(ir.exited && ir.exit_code == 0)) {
+    } else if (ok && !(ir->exited && ir->exit_code == 0)) {
         char how[96];
-        iso_describe(&ir, how, sizeof how);
+        iso_describe(ir, how, sizeof how);
         st->status = ST_FAIL;
         snprintf(st->summary, sizeof st->summary,
                  "every call was right, but the run ended badly (%s)", how);
-        log_excerpt(log_path, st);
+        log_excerpt(r->log, st);
         ok = 0;
     }
     response_free(&rsp);
     return ok;
+}
+
+/* Start every run, then judge them in order as each ends (runs[i] for
+ * the stage st[i]); the first that fails stops the rest, whose verdicts
+ * would not be read. Returns how many passed, from the first. */
+static int run_all(const grade_ctx *g, calls_run *runs, int n, stage_result *const *st)
+{
+    iso_job jobs[8];
+    int started = 0;
+    while (started < n && started < 8 && start_run(g, &runs[started], st[started]))
+        jobs[started] = runs[started].job, started++;
+    int passed = 0;
+    for (int i = 0; i < started; i++) {
+        iso_wait(jobs, started, i);
+        runs[i].job = jobs[i];
+        int ok = judge_run(g, &runs[i], st[i]);
+        runs[i].judged_s = iso_now_s();
+        if (!ok) break;
+        passed++;
+    }
+    iso_cancel(jobs, started);
+    return passed;
 }
 
 /* The lab's list for a stage, or its smaller one for the emulation. */
@@ -220,61 +262,77 @@ static const lab_case_list *cases_for(const grade_ctx *g, const lab_case_list *g
     return g->emulated && emulated->n > 0 ? emulated : gpu;
 }
 
-void stage_work(const grade_ctx *g, stage_result *st)
-{
-    const lab_spec *spec = g->spec;
-    const lab_case_list *cases = cases_for(g, &spec->work, &spec->emulated.work);
-    proto_call calls[LAB_MAX_CASES];
-    make_calls(g, cases, 1, 0, calls);
-    if (!run_calls(g, "work", calls, cases->n, 0, NULL, limit_or(spec->time_limit_s.work, 30),
-                   st))
-        return;
-    st->status = ST_PASS;
-    snprintf(st->summary, sizeof st->summary, "%d sizes, every output written and %s",
-             cases->n, spec->tolerance.kind == TOL_EXACT ? "exact" : "within tolerance");
-}
-
 static const char *const SANITIZER_TOOLS[] = {"memcheck", "racecheck", "synccheck",
                                               "initcheck"};
 
-void stage_right(const grade_ctx *g, stage_result *st)
+void stages_work_and_right(const grade_ctx *g, stage_result *work, stage_result *right,
+                           int with_right)
 {
     const lab_spec *spec = g->spec;
-    const lab_case_list *cases = cases_for(g, &spec->right, &spec->emulated.right);
-    proto_call calls[LAB_MAX_CASES];
-    make_calls(g, cases, 2, spec->misalign, calls);
-    if (!run_calls(g, "right", calls, cases->n, 1, NULL, limit_or(spec->time_limit_s.right, 60),
-                   st))
-        return;
+    double t0 = iso_now_s();
+    const lab_case_list *work_cases = cases_for(g, &spec->work, &spec->emulated.work);
+    const lab_case_list *right_cases = cases_for(g, &spec->right, &spec->emulated.right);
+    proto_call work_calls[LAB_MAX_CASES], right_calls[LAB_MAX_CASES], sanitize_calls[LAB_MAX_CASES];
+    make_calls(g, work_cases, 1, 0, work_calls);
+    make_calls(g, right_cases, 2, spec->misalign, right_calls);
+    make_calls(g, &spec->sanitize, 3, spec->misalign, sanitize_calls);
 
-    strbuf clean = {0};
-    if (g->emulated) {
-        snprintf(st->sanitizer, sizeof st->sanitizer,
-                 "skipped: compute-sanitizer needs a GPU");
-    } else if (!g->sanitizer) {
-        snprintf(st->sanitizer, sizeof st->sanitizer,
-                 "skipped: compute-sanitizer not found");
-    } else {
-        make_calls(g, &spec->sanitize, 3, spec->misalign, calls);
-        unsigned tools = spec->sanitizers | SAN_MEMCHECK;
-        for (int t = 0; t < 4; t++) {
-            if (!(tools & (1u << t))) continue;
-            char tag[32];
-            snprintf(tag, sizeof tag, "right-%s", SANITIZER_TOOLS[t]);
-            if (!run_calls(g, tag, calls, spec->sanitize.n, 1, SANITIZER_TOOLS[t],
-                           limit_or(spec->time_limit_s.sanitize, 600), st)) {
-                sb_free(&clean);
-                return;
-            }
-            sb_printf(&clean, "%s%s", clean.len ? ", " : "", SANITIZER_TOOLS[t]);
-        }
-        snprintf(st->sanitizer, sizeof st->sanitizer, "compute-sanitizer %s: clean",
-                 sb_str(&clean));
+    /* work, right and each sanitizer side by side: a later run's verdict
+     * is read only once the earlier ones passed, so the result is the
+     * same as one after the other, and the first failure stops the rest. */
+    calls_run runs[2 + 4];
+    stage_result *judged_in[2 + 4];
+    int n = 0;
+    runs[n] = (calls_run){.tag = "work", .calls = work_calls, .n = work_cases->n,
+                          .limit_s = limit_or(spec->time_limit_s.work, 30)};
+    judged_in[n++] = work;
+    int sanitized = with_right && !g->emulated && g->sanitizer;
+    strbuf tools = {0};
+    if (with_right) {
+        runs[n] = (calls_run){.tag = "right", .calls = right_calls, .n = right_cases->n,
+                              .strict = 1, .limit_s = limit_or(spec->time_limit_s.right, 60)};
+        judged_in[n++] = right;
     }
-    sb_free(&clean);
-    st->status = ST_PASS;
-    snprintf(st->summary, sizeof st->summary,
-             "%d sizes incl. odd ones and adversarial inputs%s; no stray writes, "
-             "inputs unchanged; %s",
-             cases->n, spec->misalign ? ", unaligned pointers" : "", st->sanitizer);
+    unsigned wanted = spec->sanitizers | SAN_MEMCHECK;
+    for (int t = 0; sanitized && t < 4; t++) {
+        if (!(wanted & (1u << t))) continue;
+        calls_run *r = &runs[n];
+        *r = (calls_run){.tool = SANITIZER_TOOLS[t], .calls = sanitize_calls,
+                         .n = spec->sanitize.n, .strict = 1,
+                         .limit_s = limit_or(spec->time_limit_s.sanitize, 600)};
+        snprintf(r->tag_buf, sizeof r->tag_buf, "right-%s", SANITIZER_TOOLS[t]);
+        r->tag = r->tag_buf;
+        judged_in[n++] = right;
+        sb_printf(&tools, "%s%s", tools.len ? ", " : "", SANITIZER_TOOLS[t]);
+    }
+    int passed = run_all(g, runs, n, judged_in);
+
+    if (passed >= 1) {
+        work->status = ST_PASS;
+        snprintf(work->summary, sizeof work->summary, "%d sizes, every output written and %s",
+                 work_cases->n, spec->tolerance.kind == TOL_EXACT ? "exact" : "within tolerance");
+    }
+    work->seconds = (runs[0].judged_s > 0 ? runs[0].judged_s : iso_now_s()) - t0;
+    if (!with_right || passed < 1) {
+        sb_free(&tools);
+        return;
+    }
+    right->seconds = iso_now_s() - t0;
+    if (passed == n) {
+        if (g->emulated)
+            snprintf(right->sanitizer, sizeof right->sanitizer,
+                     "skipped: compute-sanitizer needs a GPU");
+        else if (!g->sanitizer)
+            snprintf(right->sanitizer, sizeof right->sanitizer,
+                     "skipped: compute-sanitizer not found");
+        else
+            snprintf(right->sanitizer, sizeof right->sanitizer, "compute-sanitizer %s: clean",
+                     sb_str(&tools));
+        right->status = ST_PASS;
+        snprintf(right->summary, sizeof right->summary,
+                 "%d sizes incl. odd ones and adversarial inputs%s; no stray writes, "
+                 "inputs unchanged; %s",
+                 right_cases->n, spec->misalign ? ", unaligned pointers" : "", right->sanitizer);
+    }
+    sb_free(&tools);
 }

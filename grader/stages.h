@@ -4,13 +4,12 @@
 
 #include "response.h"
 
-void stage_work(const grade_ctx *g, stage_result *st);
-void stage_right(const grade_ctx *g, stage_result *st);
-/* Run the runner on a list of calls and judge every one; shared by work,
- * right and the sanitizer runs. Returns 1 if all passed. */
-int run_calls(const grade_ctx *g, const char *tag, const proto_call *calls,
-              int n, int strict, const char *tool, double limit_s,
-              stage_result *st);
+/* The work stage, and with with_right the right stage too, whose runs
+ * (work, right, each compute-sanitizer tool) go side by side; right is
+ * left alone unless work passed. Each stage's seconds are from the start
+ * until its verdict. */
+void stages_work_and_right(const grade_ctx *g, stage_result *work, stage_result *right,
+                           int with_right);
 /* The runner's sandbox stopped a system call (rsp's fatal record says
  * which): fill the stage and return 1. */
 int sandbox_stopped(const response *rsp, stage_result *st, const char *where);

@@ -188,6 +188,15 @@ EOF
     cli_case make_help 0 "make grade LAB=01" -- make -s --no-print-directory help
     cli_case emulation_lacks_a_feature 3 "the CPU emulation does not support cooperative groups yet" -- \
         ./grade LAB=04 EMU=1 STAGE=right SUBMISSION=tests/correct/04-reduction/cooperative_grid_sync__fast.cu
+    # Where the time went: a line for people, seconds per stage and part in the JSON.
+    cli_case stage_times_reported 0 "^time: probe [0-9.]* s, build [0-9.]* s, work [0-9.]* s (run [0-9.]*), right [0-9.]* s (run [0-9.]*); total" -- \
+        ./grade LAB=01 EMU=1 STAGE=right SUBMISSION=solutions/01-vector-add/vector_add.cu RESULTS="$OUT/cli-times.json"
+    if grep -q '"name": "right".*"seconds": [0-9.]*[1-9][0-9.]*, "seconds_by_part": {"run": [0-9.]' "$OUT/cli-times.json" &&
+       grep -q '"seconds": {"probe": [0-9.e-]*, "build": [0-9.]*[1-9]' "$OUT/cli-times.json"; then
+        pass cli/stage_times_in_json
+    else
+        fail cli/stage_times_in_json "no seconds per stage and part in $OUT/cli-times.json"
+    fi
     cli_case submission_is_a_folder 2 "is a folder, not a .cu file" -- \
         "${GRADE[@]}" --lab 01 --submission "$bad"
     cli_case entry_point_missing 1 "does not define the entry point vector_add" -- \
@@ -671,6 +680,16 @@ if [ -z "${VERBOSE:-}" ] && [ "$skipped" -gt 0 ]; then
           if (c[g, r] > best[g]) { best[g] = c[g, r]; why[g] = r } }
         END { for (g in n) printf "skipped %s: %d case%s, e.g. %s (VERBOSE=1 lists them)\n",
                                   g, n[g], n[g] == 1 ? "" : "s", why[g] }' | sort
+fi
+# The ten slowest gradings, from the seconds each result file records.
+slowest=$(for f in "$OUT"/*.json; do
+    t=$(grep -o '"seconds": {"probe": [^}]*"total": [0-9.]*' "$f" 2>/dev/null | sed 's/.*"total": //')
+    [ -n "$t" ] && echo "$t $(basename "$f" .json)"
+done | sort -rn | head -n 10)
+if [ -n "$slowest" ]; then
+    echo
+    echo "slowest gradings (seconds, result file):"
+    echo "$slowest" | awk '{ printf "  %6.1f  %s\n", $1, $2 }'
 fi
 if [ "$failed" -gt 0 ]; then
     echo

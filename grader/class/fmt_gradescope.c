@@ -55,6 +55,14 @@ static void fmt_stage_md(FILE *m, const void *arg)
         fputc('\n', m);
         esc_md_block(m, st->details);
     }
+    if (st->seconds > 0) {
+        fprintf(m, "\n_took %.1f s", st->seconds);
+        if (st->parts[0]) {
+            fputs(": ", m);
+            esc_md(m, st->parts);
+        }
+        fputs("_\n", m);
+    }
 }
 
 typedef struct {

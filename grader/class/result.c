@@ -65,6 +65,18 @@ static void sr_read_fast(const jv_value *fast, sr_fast *f)
     f->gflops = jv_num(fast, "gflops", NAN);
 }
 
+/* "run 0.5 s, memcheck 1.4 s" from the grader's seconds_by_part. */
+static void sr_read_parts(const jv_value *parts, char *out, size_t size)
+{
+    out[0] = 0;
+    size_t at = 0;
+    for (size_t i = 0; parts && parts->type == JV_OBJECT && i < parts->n && at < size; i++) {
+        if (parts->items[i]->type != JV_NUMBER) continue;
+        at += (size_t)snprintf(out + at, size - at, "%s%.40s %.1f s", at ? ", " : "",
+                               parts->keys[i], parts->items[i]->number);
+    }
+}
+
 /* The stages array, shared by the grader's JSON and our own lines. */
 static int sr_read_stages(const jv_value *json, sr_result *r, char *err, size_t err_size)
 {
@@ -86,6 +98,12 @@ static int sr_read_stages(const jv_value *json, sr_result *r, char *err, size_t 
         snprintf(r->stages[s].status, sizeof r->stages[s].status, "%s", status);
         sr_set(&r->stages[s].message, jv_str(st, "message", ""));
         sr_set(&r->stages[s].details, jv_str(st, "details", ""));
+        double seconds = jv_num(st, "seconds", 0);
+        r->stages[s].seconds = isfinite(seconds) && seconds > 0 ? seconds : 0;
+        const jv_value *parts = jv_get(st, "seconds_by_part");
+        if (parts) sr_read_parts(parts, r->stages[s].parts, sizeof r->stages[s].parts);
+        else snprintf(r->stages[s].parts, sizeof r->stages[s].parts, "%s",
+                      jv_str(st, "parts", ""));
         const jv_value *fast = jv_get(st, "fast");
         if (s == CLS_FAST && fast) sr_read_fast(fast, &r->fast);
     }
@@ -106,6 +124,10 @@ int sr_from_grader(const jv_value *json, sr_result *r, char *err, size_t err_siz
     snprintf(r->lab, sizeof r->lab, "%s", jv_str(json, "lab", ""));
     snprintf(r->mode, sizeof r->mode, "%s", jv_str(json, "mode", "none"));
     if (sr_read_stages(json, r, err, err_size) != 0) return -1;
+    /* The batch times the whole grading itself; a result read on its own
+     * has only the grader's clock. */
+    double total = jv_num(jv_get(json, "seconds"), "total", 0);
+    if (r->wall_s <= 0 && isfinite(total) && total > 0) r->wall_s = total;
     sr_judge(r);
     /* A result the batch made up carries its own verdict (missing, error). */
     const char *verdict = jv_str(json, "class_verdict", NULL);
@@ -183,6 +205,11 @@ static void sr_write_stages(const sr_result *r, FILE *f, int cut_details)
         fputs(", \"details\": ", f);
         if (cut_details) sr_details(f, r->stages[s].details);
         else json_string(f, r->stages[s].details);
+        if (r->stages[s].seconds > 0) {
+            sr_num_field(f, "seconds", r->stages[s].seconds);
+            fputs(", \"parts\": ", f);
+            json_string(f, r->stages[s].parts);
+        }
         if (s == CLS_FAST) {
             const sr_fast *x = &r->fast;
             fputs(", \"fast\": {\"gbps\": ", f);

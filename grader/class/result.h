@@ -22,6 +22,8 @@ typedef struct {
     char status[16];  /* pass, fail, skipped, error */
     char *message;    /* the one line a person reads */
     char *details;    /* what to look at: mismatches, the compiler's words */
+    double seconds;   /* the stage's wall time; 0 when it did not run */
+    char parts[160];  /* where it went: "run 0.5 s, memcheck 1.4 s"; "" */
 } sr_stage;
 
 /* The fast stage's key figures; NaN where the grader gave none. */

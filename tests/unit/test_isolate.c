@@ -180,6 +180,41 @@ static void the_environment_is_cleaned(void)
     CHECK(r.exited && r.exit_code == 0);
 }
 
+/* Jobs side by side: each is looked after (a later one's limit holds while
+ * an earlier one is awaited), waiting for one neither reaps nor kills the
+ * others, and cancelling stops what still runs. */
+static void jobs_run_side_by_side(void)
+{
+    char logs[3][256];
+    char *fast[] = {"sh", "-c", "exit 4", NULL};
+    char *slow[] = {"sh", "-c", "sleep 0.3; exit 5", NULL};
+    char *hang[] = {"sh", "-c", "sleep 100", NULL};
+    char **argv[3] = {slow, fast, hang};
+    iso_limits lim[3] = {{10, 0, 0, 0}, {10, 0, 0, 0}, {0.5, 0, 0, 0}};
+    iso_job jobs[3];
+    for (int i = 0; i < 3; i++) {
+        snprintf(logs[i], sizeof logs[i], "/tmp/cudalab-unit-%d-job%d.log", (int)getpid(), i);
+        CHECK(iso_start(&jobs[i], argv[i], logs[i], &lim[i]) == 0);
+    }
+    iso_wait(jobs, 3, 1); /* the quick one, while the others go on */
+    CHECK(jobs[1].done && jobs[1].result.exited && jobs[1].result.exit_code == 4);
+    iso_wait(jobs, 3, 0); /* not reaped or killed by the wait for job 1 */
+    CHECK(jobs[0].result.exited && jobs[0].result.exit_code == 5);
+    CHECK(jobs[0].result.wall_s >= 0.25 && jobs[0].result.wall_s < 5);
+    iso_wait(jobs, 3, 2);
+    CHECK(jobs[2].result.timed_out && jobs[2].result.wall_s < 5);
+
+    char *more[] = {"sh", "-c", "sleep 100", NULL};
+    iso_limits long_limit = {60, 0, 0, 0};
+    CHECK(iso_start(&jobs[0], more, logs[0], &long_limit) == 0);
+    iso_cancel(jobs, 1);
+    CHECK(jobs[0].done && jobs[0].result.cancelled && jobs[0].result.wall_s < 5);
+    char how[96];
+    iso_describe(&jobs[0].result, how, sizeof how);
+    CHECK(strstr(how, "stopped") != NULL);
+    for (int i = 0; i < 3; i++) unlink(logs[i]);
+}
+
 static void an_orphan_that_left_the_group_is_ended(void)
 {
     CHECK(iso_adopt_orphans() == 0);
@@ -201,6 +236,7 @@ const unit_test isolate_tests[] = {
     TEST(a_flood_of_output_is_stopped_at_the_log_limit),
     TEST(a_file_past_the_file_limit_stops_the_child), TEST(no_descriptor_reaches_the_child),
     TEST(the_environment_is_cleaned), TEST(an_orphan_that_left_the_group_is_ended),
+    TEST(jobs_run_side_by_side),
     TEST(racecheck_warnings_count_as_hazards),
     TEST(a_clean_exit), TEST(an_exit_code_comes_back), TEST(a_crash_is_a_signal),
     TEST(a_hang_is_stopped_at_the_limit), TEST(a_hang_in_a_grandchild_is_stopped_too),

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# make bench-grader: how long grading takes, per lab and per stage, for the
+# reference solution (every stage) and the skeleton (stops at work). A
+# benchmark, not a test: it prints a table and checks nothing.
+cd "$(dirname "$0")/.." || exit 2
+out=${BUILD:-build}/bench-grader
+mkdir -p "$out"
+
+# seconds FILE KEY: a stage's seconds ("work", "right", "fast"), or one of
+# the grading's own ("build", "total"), from a results JSON.
+seconds() {
+    case $2 in
+    build | total | probe)
+        grep -o '"seconds": {"probe": [^}]*' "$1" | grep -o "\"$2\": [0-9.e-]*" | sed 's/.*: //' ;;
+    *)
+        grep -o "\"name\": \"$2\", \"status\": .*" "$1" | head -n 1 |
+            grep -o '"seconds": [0-9.e-]*' | head -n 1 | sed 's/.*: //' ;;
+    esac
+}
+
+row() {
+    local json=$1 label=$2
+    printf '| %-28s |' "$label"
+    for k in build work right fast total; do
+        local v
+        v=$(seconds "$json" "$k")
+        if [ -n "$v" ] && [ "$v" != 0 ]; then printf ' %6.1f |' "$v"; else printf ' %6s |' "-"; fi
+    done
+    printf '\n'
+}
+
+start=$(date +%s.%N)
+echo "| what                         |  build |   work |  right |   fast |  total |"
+echo "|------------------------------|--------|--------|--------|--------|--------|"
+for dir in labs/[0-9][0-9]-*/; do
+    lab=$(basename "$dir")
+    [ -z "${LAB:-}" ] || [ "$lab" = "$LAB" ] || [[ $lab == "$LAB"-* ]] || continue
+    student=$("${BUILD:-build}"/grade --lab "$lab" --lab-info | sed -n 's/^student_file=//p')
+    ./grade LAB="$lab" SUBMISSION="solutions/$lab/$student" RESULTS="$PWD/$out/$lab-solution.json" \
+        >"$out/$lab-solution.log" 2>&1
+    row "$out/$lab-solution.json" "$lab reference"
+    ./grade LAB="$lab" RESULTS="$PWD/$out/$lab-skeleton.json" >"$out/$lab-skeleton.log" 2>&1
+    row "$out/$lab-skeleton.json" "$lab skeleton"
+done
+echo
+echo "all gradings, one after another: $(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }') s (logs in $out)"
