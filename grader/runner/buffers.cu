@@ -82,14 +82,20 @@ void buffers_fill(buffer_set *set, const proto_call *call)
         guarded_buffer *g = &set->buf[b];
         if (!g->owned) continue; /* another set's input: filled there */
         unsigned char *data = g->host + g->offset;
-        for (size_t i = 0; i < g->alloc_bytes; i++)
-            g->host[i] = proto_guard_byte(g->guard_word, i);
+        /* The guards around the data; the data is written below. */
+        for (size_t i = 0; i < g->alloc_bytes; i++) {
+            if (i == g->offset) i += g->bytes;
+            if (i < g->alloc_bytes) g->host[i] = proto_guard_byte(g->guard_word, i);
+        }
         if (g->role == BUF_INPUT) {
             proto_make_input(spec, b, call, data, g->count);
             memcpy(g->pristine, data, g->bytes);
         } else if (g->role == BUF_SCRATCH) {
             rng_t r = rng_seeded(rng_derive(call->seed, (uint64_t)b));
-            for (size_t i = 0; i < g->bytes; i++) data[i] = (unsigned char)rng_next(&r);
+            for (size_t i = 0; i < g->bytes; i += 8) {
+                uint64_t garbage = rng_next(&r);
+                memcpy(data + i, &garbage, g->bytes - i < 8 ? g->bytes - i : 8);
+            }
         } else {
             uint64_t poison = proto_poison(spec->buffers[b].elem);
             for (size_t i = 0; i < g->count; i++)

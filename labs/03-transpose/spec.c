@@ -157,6 +157,7 @@ const lab_spec LAB_03_TRANSPOSE = {
     .misalign = 1,
     .fast = {
         .timed = {.dims = {8192, 8192}}, /* 256 MiB each way: 10x the H100's L2 */
+        .recheck = {.dims = {2051, 1029}}, /* partial tiles on both sides */
         .baseline = "naive, one thread per element (reads coalesced, writes strided)",
         .bytes = tr_bytes,
         .roof = ROOF_COPY,

@@ -175,6 +175,7 @@ const lab_spec LAB_05_DOT_PRODUCT = {
     .forbidden = {{"cublas", "cuBLAS", "/cublas"}, {"thrust::", "Thrust", "/thrust/"}, {"cub::", "CUB", "/cub/"}},
     .fast = {
         .timed = {.dims = {1 << 26}}, /* 512 MiB read per call: 10x the H100's L2 */
+        .recheck = {.dims = {(1 << 22) + 5}},
         .baseline = "one atomicAdd per element",
         .bytes = dot_bytes,
         .roof = ROOF_COPY,

@@ -228,7 +228,7 @@ static void timing_requests_are_built_as_designed(void)
     proto_call calls[TIMING_CALLS];
     make_timing_calls(&s.g, 4000, calls);
     CHECK(calls[0].c.dims[0] == LAB_01_VECTOR_ADD.fast.timed.dims[0]);
-    CHECK(calls[1].c.dims[0] == calls[0].c.dims[0]); /* no smaller re-check size */
+    CHECK(calls[1].c.dims[0] == LAB_01_VECTOR_ADD.fast.recheck.dims[0]); /* the spec's size */
     CHECK(calls[0].seed == rng_derive(5, 4000) && calls[1].seed == rng_derive(5, 5000));
     CHECK(calls[0].n_swaps == 0 && calls[0].swap_seed != 0 && calls[1].n_swaps == 0);
     CHECK(calls[2].seed == calls[1].seed && calls[2].c.dims[0] == calls[1].c.dims[0]);
@@ -239,6 +239,9 @@ static void timing_requests_are_built_as_designed(void)
     make_timing_calls(&s.g, 6000, calls);
     CHECK(calls[1].c.dims[0] == 1001 && calls[0].c.dims[0] == spec.fast.timed.dims[0]);
     CHECK(calls[2].c.dims[0] == 1001);
+    memset(&spec.fast.recheck, 0, sizeof spec.fast.recheck); /* none: the timed size */
+    make_timing_calls(&s.g, 6000, calls);
+    CHECK(calls[1].c.dims[0] == spec.fast.timed.dims[0] && calls[2].c.dims[0] == spec.fast.timed.dims[0]);
 }
 
 /* The re-check after timing exchanges a few input elements: the answer for
