@@ -29,7 +29,8 @@ typedef struct {
     double gbps, copy_gbps, gflops;
     double roofline; /* fraction of the roof */
     double speedup;
-    double straggle_ms; /* GPU busy after the grader's stream was done, beyond the baseline */
+    double straggle_ms; /* GPU busy after the grader's stream was done, beyond the trusted items */
+    double harness_straggle_ms; /* the quickest trusted item's wait: the grader's own */
     int samples, converged;
     /* Every timed call checked against the baseline: how many, and the
      * largest difference relative to the output's scale. */

@@ -106,6 +106,7 @@ static void json_fast(FILE *f, const fast_figures *x)
     json_field(f, "roofline_fraction", x->roofline);
     json_field(f, "speedup", x->speedup);
     json_field(f, "straggle_ms", x->straggle_ms);
+    json_field(f, "harness_straggle_ms", x->harness_straggle_ms);
     fprintf(f, ", \"timed_calls_checked\": %d", x->timed_checked);
     json_field(f, "timed_worst_difference", x->timed_worst_difference);
     const gpu_clock *clock[2] = {&x->clock_before, &x->clock_after};
