@@ -188,6 +188,20 @@ EOF
     cli_case make_help 0 "make grade LAB=01" -- make -s --no-print-directory help
     cli_case emulation_lacks_a_feature 3 "the CPU emulation does not support cooperative groups yet" -- \
         ./grade LAB=04 EMU=1 STAGE=right SUBMISSION=tests/correct/04-reduction/cooperative_grid_sync__fast.cu
+    # Six ./grade side by side right after a change to the grader: one make
+    # at a time rebuilds it, and every grading passes.
+    touch grader/report.c
+    local i codes=""
+    for i in 1 2 3 4 5 6; do
+        ./grade LAB=01 EMU=1 STAGE=work SUBMISSION=solutions/01-vector-add/vector_add.cu \
+            >"$OUT/cli-parallel-$i.log" 2>&1 &
+    done
+    for i in 1 2 3 4 5 6; do wait -n; codes="$codes$? "; done
+    if [ "$codes" = "0 0 0 0 0 0 " ]; then
+        pass cli/parallel_gradings_share_one_build
+    else
+        fail cli/parallel_gradings_share_one_build "exit codes $codes: $(cat "$OUT"/cli-parallel-*.log | grep -v '^\(work\|lab\|emulated\|built\|calls\|verdict\|time\)' | head -n 3 | tr '\n' ' ')"
+    fi
     # Where the time went: a line for people, seconds per stage and part in the JSON.
     cli_case stage_times_reported 0 "^time: probe [0-9.]* s, build [0-9.]* s, work [0-9.]* s (run [0-9.]*), right [0-9.]* s (run [0-9.]*); total" -- \
         ./grade LAB=01 EMU=1 STAGE=right SUBMISSION=solutions/01-vector-add/vector_add.cu RESULTS="$OUT/cli-times.json"
