@@ -487,7 +487,7 @@ int main(int argc, char **argv)
             skip_rest(st, i, i + 1, "skipped: needs a GPU (timing cannot be emulated)");
             needed_gpu = 1;
         } else {
-            if (i == STAGE_WORK) {
+            if (i == STAGE_WORK) { /* right's runs go with work's: judged here too */
                 stages_work_and_right(&g, &st[STAGE_WORK], &st[STAGE_RIGHT], last >= STAGE_RIGHT);
             } else if (i == STAGE_FAST) {
                 step = iso_now_s();

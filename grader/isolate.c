@@ -245,7 +245,12 @@ int iso_start(iso_job *job, char *const argv[], const char *log_path, const iso_
     if (pid == 0) iso_child(argv, log_path, lim);
     setpgid(pid, pid); /* also here: no race with the child's own call */
     job->pid = pid;
-    iso_register(pid);
+    if (iso_register(pid) != 0) { /* more than ISO_MAX_RUNNING at once */
+        kill(-pid, SIGKILL);
+        kill(pid, SIGKILL);
+        waitpid(pid, NULL, 0);
+        return -1;
+    }
     iso_result *r = &job->result;
     r->started = 1;
     r->memory_limit_mb = lim->memory_mb;
@@ -254,14 +259,16 @@ int iso_start(iso_job *job, char *const argv[], const char *log_path, const iso_
     return 0;
 }
 
-/* Stop a job's whole group now; it ends as `how` says (1 timed out, 2 out
- * of memory, 3 too much output, 0 cancelled). */
-static void iso_stop(iso_job *job, int how)
+/* Why we ended a job (iso_job.ended_by_us); 0: it ended by itself. */
+enum { ISO_TIMED_OUT = 1, ISO_OUT_OF_MEMORY, ISO_LOG_TOO_BIG, ISO_CANCELLED };
+
+/* Stop a job's whole group now, for the reason given. */
+static void iso_stop(iso_job *job, int why)
 {
     kill(-job->pid, SIGKILL);
     kill(job->pid, SIGKILL);
     waitpid(job->pid, &job->status, 0);
-    job->ended_by_us = how ? how : 4;
+    job->ended_by_us = why;
 }
 
 /* Look at a running job once: ended, or past a limit. 1 when it is over. */
@@ -269,24 +276,24 @@ static int iso_check(iso_job *job)
 {
     pid_t done = waitpid(job->pid, &job->status, WNOHANG);
     if (done == job->pid) return 1;
-    if (done < 0 && errno != EINTR) {
-        job->ended_by_us = 4;
+    if (done < 0 && errno != EINTR) { /* lost: nothing of it can be read */
+        job->ended_by_us = ISO_CANCELLED;
         return 1;
     }
     const iso_limits *lim = &job->limits;
     double now = iso_now_s();
     if (now - job->t0 > lim->time_s) {
-        iso_stop(job, 1);
+        iso_stop(job, ISO_TIMED_OUT);
         return 1;
     }
     if ((lim->memory_mb || lim->log_kb) && now >= job->next_check) {
         job->next_check = now + 0.05;
         if (lim->memory_mb && iso_group_rss_mb(job->pid) > lim->memory_mb) {
-            iso_stop(job, 2);
+            iso_stop(job, ISO_OUT_OF_MEMORY);
             return 1;
         }
         if (lim->log_kb && iso_file_kb(job->log_path) > lim->log_kb) {
-            iso_stop(job, 3);
+            iso_stop(job, ISO_LOG_TOO_BIG);
             return 1;
         }
     }
@@ -303,10 +310,10 @@ static void iso_finish(iso_job *job)
     r->wall_s = iso_now_s() - job->t0;
     int status = job->status;
     switch (job->ended_by_us) {
-    case 1: r->timed_out = 1; return;
-    case 2: r->out_of_memory = 1; return;
-    case 3: r->log_too_big = 1; return;
-    case 4: r->cancelled = 1; return;
+    case ISO_TIMED_OUT: r->timed_out = 1; return;
+    case ISO_OUT_OF_MEMORY: r->out_of_memory = 1; return;
+    case ISO_LOG_TOO_BIG: r->log_too_big = 1; return;
+    case ISO_CANCELLED: r->cancelled = 1; return;
     }
     if (WIFSIGNALED(status) && WTERMSIG(status) == SIGXFSZ && job->limits.file_mb) {
         r->file_too_big = 1;
@@ -338,7 +345,7 @@ void iso_cancel(iso_job *jobs, int n)
 {
     for (int i = 0; i < n; i++)
         if (!jobs[i].done) {
-            iso_stop(&jobs[i], 0);
+            iso_stop(&jobs[i], ISO_CANCELLED);
             iso_finish(&jobs[i]);
         }
     iso_end_orphans();

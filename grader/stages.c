@@ -132,19 +132,19 @@ typedef struct {
     const proto_call *calls;
     int n, strict;
     double limit_s;
-    char tag_buf[32];
     char req[512], rsp[512], log[512];
-    iso_job job;
     double judged_s; /* iso_now_s() once its verdict was known */
 } calls_run;
 
 /* Write the request for one run and start the runner on it (under
  * compute-sanitizer's `tool` if given), without waiting. */
-static int start_run(const grade_ctx *g, calls_run *r, stage_result *st)
+static int start_run(const grade_ctx *g, calls_run *r, iso_job *job, stage_result *st)
 {
-    snprintf(r->req, sizeof r->req, "%s/%s.req", g->scratch, r->tag);
-    snprintf(r->rsp, sizeof r->rsp, "%s/%s.rsp", g->scratch, r->tag);
-    snprintf(r->log, sizeof r->log, "%s/%s.log", g->scratch, r->tag);
+    /* right.req, right-memcheck.req, ... */
+    const char *dash = r->tool ? "-" : "", *tool = r->tool ? r->tool : "";
+    snprintf(r->req, sizeof r->req, "%s/%s%s%s.req", g->scratch, r->tag, dash, tool);
+    snprintf(r->rsp, sizeof r->rsp, "%s/%s%s%s.rsp", g->scratch, r->tag, dash, tool);
+    snprintf(r->log, sizeof r->log, "%s/%s%s%s.log", g->scratch, r->tag, dash, tool);
     unlink(r->rsp);
     unlink(r->log);
 
@@ -169,7 +169,7 @@ static int start_run(const grade_ctx *g, calls_run *r, stage_result *st)
                          "--error-exitcode", exit_code, "--print-limit", "10",
                          (char *)g->runner, r->req, r->rsp, NULL};
     iso_limits lim = {r->limit_s, iso_memory_limit(), 0, 0};
-    if (iso_start(&r->job, r->tool ? sanitized : plain, r->log, &lim) != 0) {
+    if (iso_start(job, r->tool ? sanitized : plain, r->log, &lim) != 0) {
         st->status = ST_ERROR;
         snprintf(st->summary, sizeof st->summary, "cannot start %s", g->runner);
         return 0;
@@ -179,9 +179,9 @@ static int start_run(const grade_ctx *g, calls_run *r, stage_result *st)
 
 /* Judge a finished run: every call, then how the runner and the sanitizer
  * ended. Returns 1 if all passed. */
-static int judge_run(const grade_ctx *g, calls_run *r, stage_result *st)
+static int judge_run(const grade_ctx *g, const calls_run *r, const iso_result *ir,
+                     stage_result *st)
 {
-    const iso_result *ir = &r->job.result;
     report_add_time(st, r->tool ? r->tool : "run", ir->wall_s);
     response rsp;
     response_read(r->rsp, g->spec, r->calls, r->n, 0, &rsp);
@@ -240,13 +240,12 @@ static int run_all(const grade_ctx *g, calls_run *runs, int n, stage_result *con
 {
     iso_job jobs[8];
     int started = 0;
-    while (started < n && started < 8 && start_run(g, &runs[started], st[started]))
-        jobs[started] = runs[started].job, started++;
+    while (started < n && started < 8 && start_run(g, &runs[started], &jobs[started], st[started]))
+        started++;
     int passed = 0;
     for (int i = 0; i < started; i++) {
         iso_wait(jobs, started, i);
-        runs[i].job = jobs[i];
-        int ok = judge_run(g, &runs[i], st[i]);
+        int ok = judge_run(g, &runs[i], &jobs[i].result, st[i]);
         runs[i].judged_s = iso_now_s();
         if (!ok) break;
         passed++;
@@ -297,11 +296,9 @@ void stages_work_and_right(const grade_ctx *g, stage_result *work, stage_result 
     for (int t = 0; sanitized && t < 4; t++) {
         if (!(wanted & (1u << t))) continue;
         calls_run *r = &runs[n];
-        *r = (calls_run){.tool = SANITIZER_TOOLS[t], .calls = sanitize_calls,
+        *r = (calls_run){.tag = "right", .tool = SANITIZER_TOOLS[t], .calls = sanitize_calls,
                          .n = spec->sanitize.n, .strict = 1,
                          .limit_s = limit_or(spec->time_limit_s.sanitize, 600)};
-        snprintf(r->tag_buf, sizeof r->tag_buf, "right-%s", SANITIZER_TOOLS[t]);
-        r->tag = r->tag_buf;
         judged_in[n++] = right;
         sb_printf(&tools, "%s%s", tools.len ? ", " : "", SANITIZER_TOOLS[t]);
     }
