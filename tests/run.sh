@@ -47,7 +47,7 @@ student_file_of() {
 unit_tests() {
     local bin=$OUT/unit
     if ! $CC -std=c11 -O1 -Wall -Wextra -Werror -Wno-format-truncation -Igrader -Icommon \
-        -Itests/unit tests/unit/*.c grader/compare.c grader/stats.c grader/isolate.c \
+        -Itests/unit tests/unit/*.c grader/compare.c grader/stats.c grader/isolate.c grader/gpu_lock.c \
         grader/text.c grader/judge.c grader/lab_spec.c grader/stages.c grader/requests.c grader/response.c grader/resources.c grader/symbols.c grader/gpu_clock.c grader/report.c \
         "$REGISTRY" labs/*/spec.c \
         -lm -o "$bin" 2>"$OUT/unit-build.log"; then
@@ -119,6 +119,28 @@ cli_case() {
         fail "cli/$name" "output lacks '$pattern': $(tail -n 3 "$log" | tr '\n' ' ')"
     else
         pass "cli/$name"
+    fi
+}
+
+# A grading waits while another has the GPU to itself (a timing in
+# progress, played by flock(1) holding the lock), then goes on.
+gpu_lock_test() {
+    if ! command -v flock >/dev/null; then
+        skip cli/grading_waits_for_a_timing "flock(1) not found"
+        return
+    fi
+    local log=$OUT/cli-gpu-lock.log probe holder
+    flock -x "$TRUSTED/gpu-lock-test.lock" sleep 2 &
+    holder=$!
+    sleep 0.3
+    CUDA_VISIBLE_DEVICES=lock-test ./grade LAB=01 EMU=1 STAGE=work \
+        SUBMISSION=solutions/01-vector-add/vector_add.cu >"$log" 2>&1
+    wait "$holder"
+    probe=$(sed -n 's/^time: probe \([0-9.]*\) s.*/\1/p' "$log")
+    if grep -q '^work  PASS' "$log" && awk -v p="${probe:-0}" 'BEGIN { exit !(p >= 1.2) }'; then
+        pass cli/grading_waits_for_a_timing
+    else
+        fail cli/grading_waits_for_a_timing "the probe took ${probe:-?} s while the GPU was held for 1.7 s more: $(tail -n 2 "$log" | tr '\n' ' ')"
     fi
 }
 
@@ -211,6 +233,7 @@ EOF
     else
         fail cli/stage_times_in_json "no seconds per stage and part in $OUT/cli-times.json"
     fi
+    gpu_lock_test
     cli_case submission_is_a_folder 2 "is a folder, not a .cu file" -- \
         "${GRADE[@]}" --lab 01 --submission "$bad"
     cli_case entry_point_missing 1 "does not define the entry point vector_add" -- \
@@ -378,35 +401,48 @@ e2e_one() {
 }
 export -f e2e_one
 
-# Cases that must stop before fast never time anything, so they run side by
-# side (compute-sanitizer is slow); the others run one at a time, alone on
-# the GPU, so their timings are fair.
-e2e_tests() {
-    if [ "$HAVE_GPU" = 0 ]; then
-        list_cases | while read -r name _; do skip "e2e/$name" "needs a GPU ($GPU_REASON)"; done
+# One lab's ladder on the GPU: every rung right, and timed.
+ladder_one() {
+    local l=$1
+    if grade --lab "$l" --ladder --results "$OUT/ladder-$l.json" >"$OUT/ladder-$l.log" 2>&1 &&
+        grep -q '"right": true' "$OUT/ladder-$l.json" && ! grep -q '"right": false' "$OUT/ladder-$l.json"; then
+        echo "PASS e2e/$l/ladder"
     else
-        list_cases | awk '$4 ~ /_skipped$/ { if ($5 == "fast") $5 = "right"; print }' |
-            OUT=$OUT xargs -r -P 4 -L 1 bash -c 'e2e_one "$@"' _ | sort | tee -a "$RESULTS"
-        list_cases | awk '$4 !~ /_skipped$/' | while read -r name lab file want stage; do
-            e2e_one "$name" "$lab" "$file" "$want" "$stage" | tee -a "$RESULTS"
-        done
+        echo "FAIL e2e/$l/ladder: $(grep -E 'NO:|stopped' "$OUT/ladder-$l.log" | head -n 3 | tr '\n' ' ')"
     fi
+}
+export -f ladder_one
+
+# One line of the GPU's work list: "ladder LAB" or a case.
+e2e_job() {
+    if [ "$1" = ladder ]; then ladder_one "$2"; else e2e_one "$@"; fi
+}
+export -f e2e_job
+
+# The ladders, then every case, all side by side (E2E_JOBS at once): the
+# grader takes turns on the GPU by itself (grader/gpu_lock.h), checks
+# sharing it and each timing alone, so the timings stay fair while the
+# builds and checks of the others go on. Cases that must stop before fast
+# stop at right.
+e2e_tests() {
+    local ladders=() dir l
     for dir in labs/[0-9][0-9]-*/; do
-        local l
         l=$(basename "$dir")
         selected "$l" || continue
         [ -e "solutions/$l/ladder.cu" ] || continue
         [ -z "${TEST_CASES:-}" ] || echo "$l/ladder" | grep -qE "$TEST_CASES" || continue
-        if [ "$HAVE_GPU" = 0 ]; then
-            skip "e2e/$l/ladder" "needs a GPU ($GPU_REASON)"
-        elif "${GRADE[@]}" --lab "$l" --ladder --results "$OUT/ladder-$l.json" \
-                >"$OUT/ladder-$l.log" 2>&1 && grep -q '"right": true' "$OUT/ladder-$l.json" &&
-                ! grep -q '"right": false' "$OUT/ladder-$l.json"; then
-            pass "e2e/$l/ladder"
-        else
-            fail "e2e/$l/ladder" "$(grep -E 'NO:|stopped' "$OUT/ladder-$l.log" | head -n 3 | tr '\n' ' ')"
-        fi
+        ladders+=("$l")
     done
+    if [ "$HAVE_GPU" = 0 ]; then
+        list_cases | while read -r name _; do skip "e2e/$name" "needs a GPU ($GPU_REASON)"; done
+        for l in "${ladders[@]}"; do skip "e2e/$l/ladder" "needs a GPU ($GPU_REASON)"; done
+        return
+    fi
+    local jobs=${E2E_JOBS:-$(($(nproc) / 4 > 2 ? $(nproc) / 4 : 2))}
+    {
+        for l in "${ladders[@]}"; do echo "ladder $l"; done
+        list_cases | awk '{ if ($4 ~ /_skipped$/ && $5 == "fast") $5 = "right"; print }'
+    } | OUT=$OUT xargs -r -P "$jobs" -L 1 bash -c 'e2e_job "$@"' _ | sort | tee -a "$RESULTS"
 }
 
 # ---------------------------------------- end to end, emulated on the CPU

@@ -264,10 +264,13 @@ static int bat_run(bat_state *b)
         return CLS_EXIT_USAGE;
     }
     static dsp_slot slots[DSP_MAX_SLOTS];
-    int n_slots = n_gpus ? n_gpus : (int)b->o.jobs;
-    if (n_slots < 1) n_slots = 1;
+    /* --jobs gradings per GPU: they take turns on it by themselves
+     * (grader/gpu_lock.h), checking side by side and timing alone. */
+    int per_gpu = b->o.jobs < 1 ? 1 : (int)b->o.jobs;
+    int n_slots = n_gpus ? n_gpus * per_gpu : per_gpu;
     if (n_slots > DSP_MAX_SLOTS) n_slots = DSP_MAX_SLOTS;
-    for (int i = 0; i < n_slots; i++) snprintf(slots[i].gpu, sizeof slots[i].gpu, "%s", n_gpus ? ids[i] : "");
+    for (int i = 0; i < n_slots; i++)
+        snprintf(slots[i].gpu, sizeof slots[i].gpu, "%s", n_gpus ? ids[i % n_gpus] : "");
     dsp_guard(slots, n_slots);
 
     /* queue: files to grade; now: entries with nothing to grade, recorded
@@ -282,10 +285,15 @@ static int bat_run(bat_state *b)
         else if (e->kind == ENT_OK) queue[n_queue++] = i;
         else now[n_now++] = i;
     }
-    fprintf(stderr, "class: %s: %zu students, %zu already graded, %zu to grade on %d %s%s\n",
-            b->lab_id, b->total, b->done, n_queue, n_slots,
-            n_gpus ? (n_slots > 1 ? "GPUs" : "GPU") : (n_slots > 1 ? "slots" : "slot"),
-            n_gpus ? "" : " (no GPU ids: CUDA_VISIBLE_DEVICES left as it is)");
+    char where[96];
+    if (n_gpus)
+        snprintf(where, sizeof where, "%d %s, %d at once on each", n_gpus,
+                 n_gpus > 1 ? "GPUs" : "GPU", per_gpu);
+    else
+        snprintf(where, sizeof where, "%d %s (no GPU ids: CUDA_VISIBLE_DEVICES left as it is)",
+                 n_slots, n_slots > 1 ? "slots" : "slot");
+    fprintf(stderr, "class: %s: %zu students, %zu already graded, %zu to grade on %s\n",
+            b->lab_id, b->total, b->done, n_queue, where);
     for (size_t k = 0; k < n_now; k++) {
         const ent_entry *e = &b->entries[now[k]];
         sr_result r;

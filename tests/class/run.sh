@@ -264,6 +264,17 @@ parallel_tests() {
     check parallel/gpus_none_leaves_the_env "seen: $gpus" test "$gpus" = "gpu=4 "
     "$CLASS" batch --lab 01 --submissions "$s" --out "$T/par/out4" --grader-cmd "$STUB" --gpus 0,0 >"$T/par/run4.log" 2>&1
     check parallel/same_gpu_twice_refused "--gpus 0,0 was accepted" grep -q 'GPU 0 twice' "$T/par/run4.log"
+    # --jobs with GPUs: that many gradings at once on each GPU (the grader
+    # takes turns for timing by itself; the stub does not, so no STUB_LOCKS).
+    : >"$STUB_LOG"
+    STUB_LOCKS= "$CLASS" batch --lab 01 --submissions "$s" --out "$T/par/out5" --grader-cmd "$STUB" \
+        --gpus 0,1 --jobs 2 >"$T/par/run5.log" 2>&1
+    most=$(sort -k5 -n "$STUB_LOG" | awk '$1 == "start" { n[$3]++; if (n[$3] > m[$3]) m[$3] = n[$3] }
+        $1 == "end" { n[$3]-- } END { for (g in m) print g ":" m[g] }' | sort | tr '\n' ' ')
+    check parallel/jobs_per_gpu "at most $most at once per GPU, expected 2 on each" \
+        test "$most" = "gpu=0:2 gpu=1:2 "
+    check parallel/jobs_per_gpu_said "$(head -n 1 "$T/par/run5.log")" \
+        grep -q 'to grade on 2 GPUs, 2 at once on each' "$T/par/run5.log"
     unset STUB_LOG STUB_LOCKS
 }
 

@@ -1,0 +1,80 @@
+/* gpu_lock.c - see gpu_lock.h. */
+#define _DEFAULT_SOURCE
+#include "gpu_lock.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include "isolate.h"
+
+/* "gpu-0", "gpu-GPU-8a1f...", "gpu-all": the GPUs this grading may see,
+ * with anything but letters, digits and dashes made an underscore. */
+static void lock_name(char *buf, size_t size)
+{
+    const char *visible = getenv("CUDA_VISIBLE_DEVICES");
+    if (!visible || !*visible) visible = "all";
+    size_t at = (size_t)snprintf(buf, size, "gpu-");
+    for (const char *c = visible; *c && at + 1 < size && at < 100; c++)
+        buf[at++] = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+                            (*c >= '0' && *c <= '9') || *c == '-'
+                        ? *c
+                        : '_';
+    buf[at] = 0;
+}
+
+static int open_lock(const char *dir, const char *name, const char *suffix)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s.%s", dir, name, suffix);
+    return open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+}
+
+/* flock, again after a signal. */
+static int lock_fd(int fd, int how)
+{
+    int r;
+    do r = flock(fd, how);
+    while (r != 0 && errno == EINTR);
+    return r;
+}
+
+int gpu_lock_take(const char *dir, gpu_use use, gpu_lock *l, char *why, size_t why_size)
+{
+    l->fd = -1;
+    l->waited_s = 0;
+    char name[128];
+    lock_name(name, sizeof name);
+    int gate = open_lock(dir, name, "gate"), gpu = open_lock(dir, name, "lock");
+    if (gate < 0 || gpu < 0) {
+        snprintf(why, why_size, "cannot open %s/%s.lock: %s", dir, name, strerror(errno));
+        if (gate >= 0) close(gate);
+        if (gpu >= 0) close(gpu);
+        return -1;
+    }
+    double t0 = iso_now_s();
+    /* Through the gate one at a time: a taker that waits for the GPU
+     * holds the gate, so nobody overtakes it. */
+    if (lock_fd(gate, LOCK_EX) != 0 ||
+        lock_fd(gpu, use == GPU_EXCLUSIVE ? LOCK_EX : LOCK_SH) != 0) {
+        snprintf(why, why_size, "cannot lock %s/%s.lock: %s", dir, name, strerror(errno));
+        close(gate);
+        close(gpu);
+        return -1;
+    }
+    lock_fd(gate, LOCK_UN);
+    close(gate);
+    l->fd = gpu;
+    l->waited_s = iso_now_s() - t0;
+    return 0;
+}
+
+void gpu_lock_release(gpu_lock *l)
+{
+    if (l->fd >= 0) close(l->fd); /* closing the last descriptor drops the flock */
+    l->fd = -1;
+}

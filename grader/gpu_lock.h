@@ -1,0 +1,42 @@
+/* gpu_lock.h - gradings side by side take turns on the GPU.
+ *
+ * Checking a submission's answers (the probe, work, right, the sanitizers)
+ * can share the GPU with other checks: they only need the right answer.
+ * Timing cannot: another process's kernels would be timed with the
+ * submission's, and the fast stage's look for other processes on the GPU
+ * would call the run disturbed. So every grading holds a lock on the GPU
+ * while it uses it: shared to check, exclusive to time (the fast stage, a
+ * ladder). A class batch or `make test` can then run several gradings at
+ * once on one GPU: their builds and checks overlap, their timings never do.
+ *
+ * A grading that wants the GPU to itself is served before checks that ask
+ * after it (every taker passes a gate that it holds while it waits), so a
+ * stream of checks cannot starve it.
+ *
+ * The locks are two files (flock) in a folder of the checkout, named after
+ * the GPUs the grading may see (CUDA_VISIBLE_DEVICES, "all" when unset):
+ * gradings that name one GPU differently, or run from another checkout, do
+ * not see each other's locks; the fast stage's check for other processes
+ * still catches them. A lock ends with the grader, however it ends; the
+ * runner and compute-sanitizer never hold it (the files close on exec).
+ */
+#ifndef GPU_LOCK_H
+#define GPU_LOCK_H
+
+#include <stddef.h>
+
+typedef enum { GPU_SHARED, GPU_EXCLUSIVE } gpu_use;
+
+typedef struct {
+    int fd;          /* the lock file, -1 when not held */
+    double waited_s; /* how long taking it took */
+} gpu_lock;
+
+/* Waits until the GPU can be used this way. Returns 0 when held; -1 when
+ * the lock files in dir cannot be opened (why says so), and the grading
+ * goes on without the lock. */
+int gpu_lock_take(const char *dir, gpu_use use, gpu_lock *l, char *why, size_t why_size);
+
+void gpu_lock_release(gpu_lock *l);
+
+#endif

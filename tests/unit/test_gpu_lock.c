@@ -1,0 +1,174 @@
+/* test_gpu_lock.c - gradings taking turns on the GPU, played by forked
+ * children that take the lock and say when they got it (no GPU needed). */
+#define _DEFAULT_SOURCE
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "gpu_lock.h"
+#include "isolate.h"
+
+static char dir[64];
+
+static void fresh_dir(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/cudalab-unit-lock-XXXXXX");
+    if (!mkdtemp(dir)) dir[0] = 0;
+}
+
+static void remove_dir(void)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);
+}
+
+/* A child that waits `delay_s`, takes the lock, writes the time it got it
+ * (seconds since `t0`) to `out`, holds it for `hold_s` and exits. It first
+ * closes the parent's lock (`parents`, or -1), which it inherited: a
+ * grader's children exec at once, which closes it. Gives up after 10 s
+ * (alarm), so a broken lock fails the test instead of hanging. */
+static pid_t taker(gpu_use use, double delay_s, double hold_s, double t0, int out, int parents)
+{
+    pid_t pid = fork();
+    if (pid != 0) return pid;
+    if (parents >= 0) close(parents);
+    alarm(10);
+    usleep((useconds_t)(delay_s * 1e6));
+    gpu_lock l;
+    char why[256];
+    if (gpu_lock_take(dir, use, &l, why, sizeof why) != 0) _exit(2);
+    double got = iso_now_s() - t0;
+    if (write(out, &got, sizeof got) != (ssize_t)sizeof got) _exit(3);
+    usleep((useconds_t)(hold_s * 1e6));
+    gpu_lock_release(&l);
+    _exit(0);
+}
+
+static int reaped_cleanly(pid_t pid)
+{
+    int status;
+    return waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+static double read_time(int fd)
+{
+    double t = -1;
+    if (read(fd, &t, sizeof t) != (ssize_t)sizeof t) return -1;
+    return t;
+}
+
+static void checks_share_the_gpu(void)
+{
+    fresh_dir();
+    CHECK(dir[0]);
+    gpu_lock mine;
+    char why[256];
+    CHECK(gpu_lock_take(dir, GPU_SHARED, &mine, why, sizeof why) == 0);
+    int p[2];
+    CHECK(pipe(p) == 0);
+    double t0 = iso_now_s();
+    pid_t other = taker(GPU_SHARED, 0, 0, t0, p[1], mine.fd);
+    close(p[1]);
+    double got = read_time(p[0]);
+    gpu_lock_release(&mine);
+    CHECK(reaped_cleanly(other));
+    close(p[0]);
+    remove_dir();
+    CHECK(got >= 0 && got < 1.0); /* did not wait for our shared hold */
+}
+
+static void timing_waits_for_every_check(void)
+{
+    fresh_dir();
+    CHECK(dir[0]);
+    gpu_lock mine;
+    char why[256];
+    CHECK(gpu_lock_take(dir, GPU_SHARED, &mine, why, sizeof why) == 0);
+    int p[2];
+    CHECK(pipe(p) == 0);
+    double t0 = iso_now_s();
+    pid_t timer = taker(GPU_EXCLUSIVE, 0, 0, t0, p[1], mine.fd);
+    close(p[1]);
+    usleep(400000);
+    double released = iso_now_s() - t0;
+    gpu_lock_release(&mine);
+    double got = read_time(p[0]);
+    CHECK(reaped_cleanly(timer));
+    close(p[0]);
+    remove_dir();
+    CHECK(got >= released);
+}
+
+/* Holder: shared. Then a timer asks (and waits); then a check asks: the
+ * check must not slip in beside the first holder, ahead of the timer. */
+static void a_waiting_timer_goes_before_later_checks(void)
+{
+    fresh_dir();
+    CHECK(dir[0]);
+    gpu_lock mine;
+    char why[256];
+    CHECK(gpu_lock_take(dir, GPU_SHARED, &mine, why, sizeof why) == 0);
+    int timer_pipe[2], check_pipe[2];
+    CHECK(pipe(timer_pipe) == 0 && pipe(check_pipe) == 0);
+    double t0 = iso_now_s();
+    pid_t timer = taker(GPU_EXCLUSIVE, 0, 0.3, t0, timer_pipe[1], mine.fd);
+    pid_t check = taker(GPU_SHARED, 0.2, 0, t0, check_pipe[1], mine.fd);
+    close(timer_pipe[1]), close(check_pipe[1]);
+    usleep(500000);
+    gpu_lock_release(&mine);
+    double timer_got = read_time(timer_pipe[0]), check_got = read_time(check_pipe[0]);
+    int clean = reaped_cleanly(timer) & reaped_cleanly(check);
+    close(timer_pipe[0]), close(check_pipe[0]);
+    remove_dir();
+    CHECK(clean);
+    CHECK(timer_got >= 0.45);                /* after our release */
+    CHECK(check_got >= timer_got + 0.25);    /* after the timer's hold */
+}
+
+static void other_gpus_do_not_wait(void)
+{
+    fresh_dir();
+    CHECK(dir[0]);
+    setenv("CUDA_VISIBLE_DEVICES", "0", 1);
+    gpu_lock mine;
+    char why[256];
+    int took = gpu_lock_take(dir, GPU_EXCLUSIVE, &mine, why, sizeof why);
+    setenv("CUDA_VISIBLE_DEVICES", "1", 1);
+    int p[2];
+    int piped = pipe(p) == 0;
+    double t0 = iso_now_s();
+    pid_t other = piped ? taker(GPU_EXCLUSIVE, 0, 0, t0, p[1], mine.fd) : -1;
+    if (piped) close(p[1]);
+    double got = piped ? read_time(p[0]) : -1;
+    unsetenv("CUDA_VISIBLE_DEVICES");
+    gpu_lock_release(&mine);
+    int clean = other > 0 && reaped_cleanly(other);
+    if (piped) close(p[0]);
+    remove_dir();
+    CHECK(took == 0 && clean);
+    CHECK(got >= 0 && got < 1.0);
+}
+
+static void a_folder_that_is_not_there_is_said(void)
+{
+    gpu_lock l;
+    char why[256] = "";
+    CHECK(gpu_lock_take("/nonexistent/cudalab", GPU_SHARED, &l, why, sizeof why) == -1);
+    CHECK(l.fd == -1);
+    CHECK(strstr(why, "/nonexistent/cudalab/gpu-") != NULL);
+    gpu_lock_release(&l); /* harmless when not held */
+}
+
+const unit_test gpu_lock_tests[] = {
+    TEST(checks_share_the_gpu),
+    TEST(timing_waits_for_every_check),
+    TEST(a_waiting_timer_goes_before_later_checks),
+    TEST(other_gpus_do_not_wait),
+    TEST(a_folder_that_is_not_there_is_said),
+};
+const int gpu_lock_tests_count = sizeof gpu_lock_tests / sizeof gpu_lock_tests[0];
