@@ -52,17 +52,38 @@ void call_env_close(call_env *env)
  * milliseconds, so code that synchronises the whole device inside the call
  * is slowed, never stuck. Correct code never waits for it. The CPU
  * emulation runs every stream in order, so there is nothing to hold. (First
- * written for lab 05, whose result must be zeroed on the right stream.) */
+ * written for lab 05, whose result must be zeroed on the right stream.)
+ *
+ * The call starts only once the host function runs. Otherwise a short call
+ * could end before the driver's callback thread even woke up (0.1 ms on
+ * some hosts), and that wake-up would land in the wait after the call,
+ * where it looks like work left running on another stream (a straggle). */
 #ifndef CUDA_EMU
 static const double HOLD_MAX_MS = 5.0;
-static volatile unsigned hold_released; /* the number of the last call done */
+static const double HOLD_START_MAX_MS = 2000.0;
+/* The numbers of the last call whose hold began and whose call is done;
+ * written by one thread, read by the other. */
+static unsigned hold_started, hold_released;
 
 static void CUDART_CB hold_default_stream(void *call_number)
 {
     unsigned mine = (unsigned)(size_t)call_number;
+    __atomic_store_n(&hold_started, mine, __ATOMIC_RELEASE);
     double t0 = runner_now_ms();
-    while ((int)(hold_released - mine) < 0 && runner_now_ms() - t0 < HOLD_MAX_MS) {
+    while ((int)(__atomic_load_n(&hold_released, __ATOMIC_ACQUIRE) - mine) < 0 &&
+           runner_now_ms() - t0 < HOLD_MAX_MS) {
     }
+}
+
+static void hold_default_stream_for(unsigned number)
+{
+    RUNNER_CHECK(cudaLaunchHostFunc(cudaStreamLegacy, hold_default_stream,
+                                    (void *)(size_t)number));
+    double t0 = runner_now_ms();
+    while (__atomic_load_n(&hold_started, __ATOMIC_ACQUIRE) != number)
+        if (runner_now_ms() - t0 > HOLD_START_MAX_MS)
+            rsp_fatal("the grader's hold on the default stream did not start within %.0f ms",
+                      HOLD_START_MAX_MS);
 }
 
 /* Outputs get their poison again before every call: a call that skips an
@@ -114,8 +135,7 @@ void call_prepared(call_env *env, const buffer_set *poison, lab_call_fn fn,
     if (poison) poison_outputs(poison, env->stream);
     release_persisting_l2(env->stream);
     RUNNER_CHECK(cudaMemsetAsync(env->flush, number & 0xff, env->flush_bytes, env->stream));
-    RUNNER_CHECK(cudaLaunchHostFunc(cudaStreamLegacy, hold_default_stream,
-                                    (void *)(size_t)number));
+    hold_default_stream_for(number);
 #else
     (void)poison;
 #endif
@@ -126,7 +146,7 @@ void call_prepared(call_env *env, const buffer_set *poison, lab_call_fn fn,
     cudaError_t stop = cudaEventRecord(env->stop, env->stream);
     out->sync = cudaStreamSynchronize(env->stream);
 #ifndef CUDA_EMU
-    hold_released = number;
+    __atomic_store_n(&hold_released, number, __ATOMIC_RELEASE);
 #endif
     double t0 = runner_now_ms();
     out->device = cudaDeviceSynchronize();
