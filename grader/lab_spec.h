@@ -198,6 +198,18 @@ typedef struct lab_spec {
          * scale (grader/fast.c); 0 keeps the grader's default. Only for a
          * lab whose baseline is itself less accurate than that. */
         double timed_agreement;
+        /* Optional, for a lab whose answer is one number made from many
+         * (a sum): an estimate from part of a large input can come closer
+         * to the true answer than rounding does, so comparing it with the
+         * baseline cannot catch it. Before every timed round two elements
+         * of every float input get this magnitude, at random places: at
+         * the first every input is +spike, at the second the last input is
+         * -spike (x +s, y +s there and x +s, y -s here: products +s^2 and
+         * -s^2), so the answer stays of its usual size while a call that
+         * leaves out part of the input misses one of them about as often
+         * as it leaves out half, and is off by far more than rounding.
+         * Each spike is the old value again before the next round. 0: none. */
+        double spike;
         const char *calibration; /* where the thresholds come from */
     } fast;
 

@@ -382,6 +382,13 @@ instructor_seed_of() {
 }
 export -f instructor_seed_of
 
+# A file that must be caught by one check in particular says so on a line
+# "REPORT-SAYS: <text>", which its report must contain.
+report_says() {
+    grep -m 1 -o 'REPORT-SAYS: .*' "$1" | cut -d' ' -f2-
+}
+export -f report_says
+
 # ------------------------------------------------------ end to end, on a GPU
 # One case on the GPU; prints its PASS/FAIL line.
 e2e_one() {
@@ -391,12 +398,13 @@ e2e_one() {
     CUDALAB_INSTRUCTOR_SEED=$(instructor_seed_of "$file") \
         grade --lab "$lab" --submission "$file" --stage "$stage" --results "$json" \
         >"${json%.json}.log" 2>&1
-    local got
+    local got says
     got=$(stages_of "$json")
-    if [ "$got" = "$want" ]; then
+    says=$(report_says "$file")
+    if [ "$got" = "$want" ] && { [ -z "$says" ] || grep -qF -- "$says" "${json%.json}.log"; }; then
         echo "PASS e2e/$name"
     else
-        echo "FAIL e2e/$name: stages '$got', expected '$want': $(grep -E '^(work|right|fast) ' "${json%.json}.log" | tr '\n' ' ')"
+        echo "FAIL e2e/$name: stages '$got', expected '$want'${says:+ and '$says'}: $(grep -E '^(work|right|fast) ' "${json%.json}.log" | tr '\n' ' ')"
     fi
 }
 export -f e2e_one

@@ -123,6 +123,57 @@ void buffers_swap(buffer_set *set, uint64_t seed, uint64_t k)
     }
 }
 
+static int is_float_input(const guarded_buffer *g, lab_elem e)
+{
+    return g->role == BUF_INPUT && (e == ELEM_F32 || e == ELEM_F64);
+}
+
+static void upload_value(guarded_buffer *g, lab_elem e, size_t at, double value)
+{
+    float f = (float)value;
+    const void *src = e == ELEM_F32 ? (const void *)&f : (const void *)&value;
+    RUNNER_CHECK(cudaMemcpy(g->device + g->offset + at * g->elem_size, src, g->elem_size,
+                            cudaMemcpyHostToDevice));
+}
+
+void buffers_spike(buffer_set *set, double spike, uint64_t seed, uint64_t k, size_t at[2])
+{
+    const lab_spec *spec = LAB_DEVICE.spec;
+    size_t count = (size_t)-1;
+    int last = -1;
+    for (int b = 0; b < set->n; b++)
+        if (is_float_input(&set->buf[b], spec->buffers[b].elem)) {
+            if (set->buf[b].count < count) count = set->buf[b].count;
+            last = b;
+        }
+    at[0] = at[1] = 0;
+    if (last < 0 || count < 2) return;
+    rng_t r = rng_seeded(rng_derive(rng_derive(seed, 0x5b1cec0ffeeull), k));
+    at[0] = (size_t)(rng_next(&r) % count);
+    at[1] = (size_t)(rng_next(&r) % (count - 1));
+    if (at[1] >= at[0]) at[1]++;
+    for (int b = 0; b <= last; b++) {
+        lab_elem e = spec->buffers[b].elem;
+        if (!is_float_input(&set->buf[b], e)) continue;
+        upload_value(&set->buf[b], e, at[0], spike);
+        upload_value(&set->buf[b], e, at[1], b == last ? -spike : spike);
+    }
+}
+
+void buffers_unspike(buffer_set *set, const size_t at[2])
+{
+    const lab_spec *spec = LAB_DEVICE.spec;
+    if (at[0] == at[1]) return;
+    for (int b = 0; b < set->n; b++) {
+        guarded_buffer *g = &set->buf[b];
+        if (!is_float_input(g, spec->buffers[b].elem)) continue;
+        for (int e = 0; e < 2; e++)
+            RUNNER_CHECK(cudaMemcpy(g->device + g->offset + at[e] * g->elem_size,
+                                    g->pristine + at[e] * g->elem_size, g->elem_size,
+                                    cudaMemcpyHostToDevice));
+    }
+}
+
 void buffers_destroy(buffer_set *set)
 {
     for (int b = 0; b < set->n; b++) {

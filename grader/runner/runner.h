@@ -122,6 +122,13 @@ void verify_close(verifier *v, proto_timed_check *out);
  * buffer, on the device and in the saved copy. */
 void buffers_swap(buffer_set *set, uint64_t seed, uint64_t k);
 
+/* The k-th round's spikes (lab_spec.fast.spike) on the device: elements
+ * at[0] and at[1] of every float input, drawn from the seed. The saved
+ * copy keeps the real values; buffers_unspike uploads them again. at[0] ==
+ * at[1] means nothing was spiked. */
+void buffers_spike(buffer_set *set, double spike, uint64_t seed, uint64_t k, size_t at[2]);
+void buffers_unspike(buffer_set *set, const size_t at[2]);
+
 /* Time the items of the fast stage on calls[0], checking every timed call
  * of the submission, then make the two reported calls after timing:
  * calls[1] on fresh inputs, calls[2] on the same buffers with a few input
