@@ -88,24 +88,42 @@ $(BUILD)/probe: grader/probe.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -I$(CUDA_HOME)/include -o $@ $< -L$(CUDA_LIB) -lcudart_static -ldl -lpthread -lrt
 
-# Per lab: the runner, the lab's CUDA side and spec, and the shared C helpers
-# the runner needs, compiled for this GPU architecture.
-TRUSTED_DEPS = labs/%/lab.cu labs/%/spec.c $(RUNNER_SRCS) grader/runner/runner.h \
-               $(wildcard grader/*.h) grader/stats.c grader/lab_spec.c
+# The runner and the shared C helpers do not depend on the lab: they are
+# compiled once per architecture (and once for the CPU emulation), each
+# file by its own rule so make -j builds them side by side, then copied
+# into every lab's folder, which holds the names the grader links and no
+# others (trusted_object() in grader/build.c).
+TRUSTED_HEADERS = grader/runner/runner.h $(wildcard grader/*.h)
+RUNNER_OBJS     = $(patsubst grader/runner/%.cu,$(TRUSTED)/runner/runner_%.o,$(RUNNER_SRCS)) \
+                  $(TRUSTED)/runner/stats.o $(TRUSTED)/runner/lab_spec.o
+EMU_RUNNER_OBJS = $(patsubst grader/runner/%.cu,$(EMU_TRUSTED)/runner/runner_%.o,$(RUNNER_SRCS)) \
+                  $(EMU_TRUSTED)/runner/stats.o $(EMU_TRUSTED)/runner/lab_spec.o
 
-# The plain C parts of a runner (the lab's spec and the shared helpers),
-# the same for the GPU and the CPU emulation.
-define trusted_c_objects
-	$(CC) $(CFLAGS) -c labs/$*/spec.c -o $(dir $@)spec.o
-	$(CC) $(CFLAGS) -c grader/stats.c -o $(dir $@)stats.o
-	$(CC) $(CFLAGS) -c grader/lab_spec.c -o $(dir $@)lab_spec.o
-endef
+$(TRUSTED)/runner/runner_%.o: grader/runner/%.cu $(TRUSTED_HEADERS)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVFLAGS) -c $< -o $@
 
-$(TRUSTED)/%/.built: $(TRUSTED_DEPS)
+# The plain C helpers, the same for the GPU and the CPU emulation.
+$(TRUSTED)/runner/%.o: grader/%.c $(TRUSTED_HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(EMU_TRUSTED)/runner/%.o: grader/%.c $(TRUSTED_HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(EMU_TRUSTED)/runner/runner_%.o: grader/runner/%.cu $(EMU_BUILD)/.built $(TRUSTED_HEADERS)
+	@mkdir -p $(dir $@)
+	$(EMU_BUILD)/emu_rewrite $< $(@:.o=.cu.cpp) && \
+	  $(CXX) $(EMU_CXXFLAGS) -iquote grader/runner/ -c $(@:.o=.cu.cpp) -o $@
+
+# Per lab: its CUDA side (the binding and the baseline) and its spec, next
+# to copies of the runner's objects.
+$(TRUSTED)/%/.built: labs/%/lab.cu labs/%/spec.c $(TRUSTED_HEADERS) $(RUNNER_OBJS)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -c labs/$*/lab.cu -o $(dir $@)lab.o
-	$(trusted_c_objects)
-	$(foreach f,$(RUNNER_SRCS),$(NVCC) $(NVFLAGS) -c $(f) -o $(dir $@)runner_$(notdir $(f:.cu=.o)) &&) true
+	$(CC) $(CFLAGS) -c labs/$*/spec.c -o $(dir $@)spec.o
+	cp $(RUNNER_OBJS) $(dir $@)
 	@touch $@
 
 # The emulation runtime (libcudaemu.a) and the launch-syntax rewriter.
@@ -116,13 +134,12 @@ $(EMU_BUILD)/.built: $(EMU_SRCS) common/emu/build.sh
 
 # The same trusted files as above, rewritten and compiled for the CPU, with
 # the same object names (the grader links those names and no others).
-$(EMU_TRUSTED)/%/.built: $(EMU_BUILD)/.built $(TRUSTED_DEPS)
+$(EMU_TRUSTED)/%/.built: labs/%/lab.cu labs/%/spec.c $(TRUSTED_HEADERS) $(EMU_RUNNER_OBJS)
 	@mkdir -p $(dir $@)
 	$(EMU_BUILD)/emu_rewrite labs/$*/lab.cu $(dir $@)lab.cu.cpp && \
 	  $(CXX) $(EMU_CXXFLAGS) -iquote labs/$*/ -c $(dir $@)lab.cu.cpp -o $(dir $@)lab.o
-	$(foreach f,$(RUNNER_SRCS),$(EMU_BUILD)/emu_rewrite $(f) $(dir $@)runner_$(notdir $(f)).cpp && \
-	  $(CXX) $(EMU_CXXFLAGS) -iquote $(dir $(f)) -c $(dir $@)runner_$(notdir $(f)).cpp -o $(dir $@)runner_$(notdir $(f:.cu=.o)) &&) true
-	$(trusted_c_objects)
+	$(CC) $(CFLAGS) -c labs/$*/spec.c -o $(dir $@)spec.o
+	cp $(EMU_RUNNER_OBJS) $(dir $@)
 	@touch $@
 
 # LAB=1, LAB=01, LAB=01-vector-add and LAB=vector-add all name the same lab:
