@@ -164,10 +164,11 @@ static void iso_end_orphans(void)
     }
 }
 
-static void iso_child(char *const argv[], const char *log_path, const iso_limits *lim)
+static void iso_child(char *const argv[], const char *log_path, const iso_limits *lim,
+                      int stdin_fd)
 {
     setpgid(0, 0);
-    int in = open("/dev/null", O_RDONLY);
+    int in = stdin_fd >= 0 ? stdin_fd : open("/dev/null", O_RDONLY);
     int out = open(log_path, O_WRONLY | O_CREAT | O_APPEND, 0644);
     if (in < 0 || out < 0) _exit(127);
     dup2(in, STDIN_FILENO);
@@ -233,6 +234,12 @@ int iso_run_with(char *const argv[], const char *log_path, const iso_limits *lim
 
 int iso_start(iso_job *job, char *const argv[], const char *log_path, const iso_limits *lim)
 {
+    return iso_start_fed(job, argv, log_path, lim, -1);
+}
+
+int iso_start_fed(iso_job *job, char *const argv[], const char *log_path, const iso_limits *lim,
+                  int stdin_fd)
+{
     memset(job, 0, sizeof *job);
     job->limits = *lim;
     snprintf(job->log_path, sizeof job->log_path, "%s", log_path);
@@ -242,7 +249,7 @@ int iso_start(iso_job *job, char *const argv[], const char *log_path, const iso_
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0) return -1;
-    if (pid == 0) iso_child(argv, log_path, lim);
+    if (pid == 0) iso_child(argv, log_path, lim, stdin_fd);
     setpgid(pid, pid); /* also here: no race with the child's own call */
     job->pid = pid;
     if (iso_register(pid) != 0) { /* more than ISO_MAX_RUNNING at once */
@@ -257,6 +264,11 @@ int iso_start(iso_job *job, char *const argv[], const char *log_path, const iso_
     r->log_limit_kb = lim->log_kb;
     r->file_limit_mb = lim->file_mb;
     return 0;
+}
+
+void iso_restart_clock(iso_job *job)
+{
+    job->t0 = iso_now_s();
 }
 
 /* Why we ended a job (iso_job.ended_by_us); 0: it ended by itself. */

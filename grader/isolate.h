@@ -56,6 +56,14 @@ typedef struct {
 /* Start argv[0] as iso_run would, without waiting; 0 when it started. At
  * most 16 jobs run at once. */
 int iso_start(iso_job *job, char *const argv[], const char *log_path, const iso_limits *limits);
+/* The same, with the child's stdin read from stdin_fd (the parent keeps
+ * its own descriptor; -1: /dev/null). The fast stage's runner prepares its
+ * inputs and then waits there for the word to use the GPU. */
+int iso_start_fed(iso_job *job, char *const argv[], const char *log_path,
+                  const iso_limits *limits, int stdin_fd);
+/* Count the job's time limit (and its wall_s) from now: the time it spent
+ * waiting for the parent is not its own. */
+void iso_restart_clock(iso_job *job);
 /* Look after all n jobs (their limits hold) until jobs[which] is done;
  * its result is then filled. */
 void iso_wait(iso_job *jobs, int n, int which);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -232,7 +233,35 @@ static void an_orphan_that_left_the_group_is_ended(void)
     CHECK(pid > 0 && kill(pid, 0) != 0 && errno == ESRCH);
 }
 
+/* A child fed on stdin by the parent, whose clock starts when it is told
+ * to go: 0.8 s of waiting for the word do not count against its 1 s. */
+static void a_fed_child_waits_for_the_word_on_its_own_time(void)
+{
+    snprintf(log_path, sizeof log_path, "/tmp/cudalab-unit-%d.log", (int)getpid());
+    unlink(log_path);
+    int feed[2];
+    CHECK(pipe(feed) == 0);
+    char *argv[] = {"sh", "-c", "read word; sleep 0.5; echo \"heard $word\"", NULL};
+    iso_limits lim = {1.0, 0, 0, 0};
+    iso_job job;
+    int started = iso_start_fed(&job, argv, log_path, &lim, feed[0]);
+    close(feed[0]);
+    CHECK(started == 0);
+    nanosleep(&(struct timespec){0, 800000000}, NULL);
+    iso_restart_clock(&job);
+    CHECK(write(feed[1], "go\n", 3) == 3);
+    close(feed[1]);
+    iso_wait(&job, 1, 0);
+    CHECK(job.result.exited && job.result.exit_code == 0 && !job.result.timed_out);
+    CHECK(job.result.wall_s > 0.4 && job.result.wall_s < 0.9);
+    char *tail = iso_log_tail(log_path, 256);
+    int heard = tail && strstr(tail, "heard go") != NULL;
+    free(tail);
+    CHECK(heard);
+}
+
 const unit_test isolate_tests[] = {
+    TEST(a_fed_child_waits_for_the_word_on_its_own_time),
     TEST(a_flood_of_output_is_stopped_at_the_log_limit),
     TEST(a_file_past_the_file_limit_stops_the_child), TEST(no_descriptor_reaches_the_child),
     TEST(the_environment_is_cleaned), TEST(an_orphan_that_left_the_group_is_ended),
