@@ -6,12 +6,14 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "fast.h"
 #include "gpu_clock.h"
+#include "gpu_lock.h"
 #include "grade.h"
 #include "isolate.h"
 #include "judge.h"
@@ -96,9 +98,15 @@ static void figures(const grade_ctx *g, const proto_call *timed,
                                                  : NAN;
 }
 
+/* One timing run, with the GPU to ourselves only while it uses it: the
+ * runner starts and makes its inputs on the CPU while this grading waits
+ * for the GPU (other gradings may be timing), then the clocks are read,
+ * the runner is told to go (a byte on its stdin; its time limit counts
+ * from then), and after it ended the clocks are read again and the GPU is
+ * let go, before any judging. */
 static int run_timing_child(const grade_ctx *g, proto_call *calls, response *rsp,
                             iso_result *ir, char *log_path, size_t log_size,
-                            stage_result *st)
+                            gpu_clock *before, gpu_clock *after, stage_result *st)
 {
     const lab_spec *spec = g->spec;
     char req_path[512], rsp_path[512];
@@ -112,11 +120,35 @@ static int run_timing_child(const grade_ctx *g, proto_call *calls, response *rsp
     req.agreement = timed_agreement(spec);
     if (write_request(req_path, &req, calls) != 0) return -1;
     char *argv[] = {(char *)g->runner, req_path, rsp_path, NULL};
-    double limit = spec->time_limit_s.fast > 0 ? spec->time_limit_s.fast : 180;
-    if (iso_run(argv, log_path, limit, ir) != 0) return -1;
+    iso_limits limits = {spec->time_limit_s.fast > 0 ? spec->time_limit_s.fast : 180,
+                         iso_memory_limit(), 0, 0};
+    int go[2];
+    if (pipe(go) != 0) return -1;
+    iso_job job;
+    int started = iso_start_fed(&job, argv, log_path, &limits, go[0]);
+    close(go[0]);
+    if (started != 0) {
+        close(go[1]);
+        return -1;
+    }
+    gpu_lock lock;
+    double waited = g->gpu_lock_dir ? gpu_lock_wait(g->gpu_lock_dir, GPU_EXCLUSIVE, &lock) : 0;
+    gpu_clock_read(g->device.pci_bus_id, before);
+    iso_restart_clock(&job);
+    /* A runner that already died leaves a closed pipe: no SIGPIPE for us. */
+    void (*was)(int) = signal(SIGPIPE, SIG_IGN);
+    if (write(go[1], "g", 1) != 1) { /* it died; iso_wait says how */
+    }
+    signal(SIGPIPE, was);
+    close(go[1]);
+    iso_wait(&job, 1, 0);
+    *ir = job.result;
+    gpu_clock_read(g->device.pci_bus_id, after);
+    if (g->gpu_lock_dir) gpu_lock_release(&lock);
+    report_add_wait(st, waited); /* its seconds are counted by the caller */
     response_read(rsp_path, spec, calls, TIMING_CALLS, req.max_rounds, rsp);
     /* The runner's own clock splits its run: warm-up and samples, and the
-     * rest (starting CUDA, making the inputs, the re-checks). */
+     * rest (starting CUDA, uploading the inputs, the re-checks). */
     double timing_s = rsp->has_timing ? (rsp->timing.warmup_ms + rsp->timing.sampling_ms) / 1e3 : 0;
     if (!(timing_s >= 0 && timing_s <= ir->wall_s)) timing_s = 0; /* the student's process wrote it */
     report_add_time(st, "setup", ir->wall_s - timing_s);
@@ -134,14 +166,12 @@ static int timed_on_a_quiet_gpu(const grade_ctx *g, proto_call *calls, response 
     char why[256] = "";
     for (int attempt = 1; attempt <= 2; attempt++) {
         if (attempt > 1) response_free(rsp);
-        gpu_clock_read(g->device.pci_bus_id, before);
-        if (run_timing_child(g, calls, rsp, ir, log_path, log_size, st) != 0) {
+        if (run_timing_child(g, calls, rsp, ir, log_path, log_size, before, after, st) != 0) {
             st->status = ST_ERROR;
             snprintf(st->summary, sizeof st->summary, "cannot run the timing in %s",
                      g->scratch);
             return 0;
         }
-        gpu_clock_read(g->device.pci_bus_id, after);
         if (!gpu_clock_disturbed(before, after, why, sizeof why)) return 1;
     }
     response_free(rsp);

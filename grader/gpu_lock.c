@@ -78,3 +78,13 @@ void gpu_lock_release(gpu_lock *l)
     if (l->fd >= 0) close(l->fd); /* closing the last descriptor drops the flock */
     l->fd = -1;
 }
+
+double gpu_lock_wait(const char *dir, gpu_use use, gpu_lock *l)
+{
+    static int said;
+    char why[1200];
+    if (gpu_lock_take(dir, use, l, why, sizeof why) == 0) return l->waited_s;
+    if (!said++)
+        fprintf(stderr, "grade: %s; gradings side by side may disturb each other's timing\n", why);
+    return 0;
+}

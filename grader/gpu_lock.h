@@ -39,4 +39,8 @@ int gpu_lock_take(const char *dir, gpu_use use, gpu_lock *l, char *why, size_t w
 
 void gpu_lock_release(gpu_lock *l);
 
+/* gpu_lock_take for a grading: a lock that cannot be had is said once on
+ * stderr and the grading goes on without it. Returns the seconds waited. */
+double gpu_lock_wait(const char *dir, gpu_use use, gpu_lock *l);
+
 #endif

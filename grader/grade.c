@@ -239,27 +239,6 @@ static void skip_rest(stage_result *st, int from, int to, const char *why)
     }
 }
 
-/* Takes the GPU (gpu_lock.h) in the checkout's folder of trusted objects;
- * a lock that cannot be had is said once and the grading goes on. Returns
- * the seconds spent waiting. */
-static double take_gpu(const options *o, gpu_use use, gpu_lock *l)
-{
-    static int said;
-    char why[1200];
-    if (gpu_lock_take(o->objects_dir, use, l, why, sizeof why) == 0) return l->waited_s;
-    if (!said++)
-        fprintf(stderr, "grade: %s; gradings side by side may disturb each other's timing\n", why);
-    return 0;
-}
-
-/* A wait of more than a blink is worth a place in the time line. */
-static void add_wait(stage_result *st, double waited_s)
-{
-    if (waited_s < 0.05) return;
-    report_add_time(st, "waited", waited_s);
-    st->seconds += waited_s;
-}
-
 static int finish(const options *o, const grade_ctx *g, stage_result *st, int code)
 {
     int passed = code == EXIT_PASSED;
@@ -384,6 +363,7 @@ int main(int argc, char **argv)
              g.spec->id);
     if (!mkdtemp(scratch)) { perror("grade: mkdtemp"); return EXIT_USAGE; }
     g.scratch = scratch;
+    g.gpu_lock_dir = o.objects_dir;
 
     stage_result st[N_STAGES];
     memset(st, 0, sizeof st);
@@ -394,7 +374,7 @@ int main(int argc, char **argv)
 
     double step = iso_now_s();
     gpu_lock gpu;
-    take_gpu(&o, GPU_SHARED, &gpu);
+    gpu_lock_wait(o.objects_dir, GPU_SHARED, &gpu);
     probe_device(o.probe, scratch, &g.device);
     gpu_lock_release(&gpu);
     g.probe_seconds = iso_now_s() - step;
@@ -497,7 +477,7 @@ int main(int argc, char **argv)
     }
 
     if (o.ladder) {
-        take_gpu(&o, GPU_EXCLUSIVE, &gpu);
+        gpu_lock_wait(o.objects_dir, GPU_EXCLUSIVE, &gpu);
         int code = run_ladder_report(&g, o.results);
         gpu_lock_release(&gpu);
         o.results = NULL; /* the ladder wrote its own JSON */
@@ -514,19 +494,18 @@ int main(int argc, char **argv)
             skip_rest(st, i, i + 1, "skipped: needs a GPU (timing cannot be emulated)");
             needed_gpu = 1;
         } else {
-            /* Checks share the GPU with other gradings; timing has it alone. */
-            int uses_gpu = !g.emulated && (i == STAGE_WORK || i == STAGE_FAST);
-            double waited =
-                uses_gpu ? take_gpu(&o, i == STAGE_FAST ? GPU_EXCLUSIVE : GPU_SHARED, &gpu) : 0;
             if (i == STAGE_WORK) { /* right's runs go with work's: judged here too */
+                /* Checks share the GPU with other gradings (fast.c takes
+                 * it alone for the timing). */
+                double waited = g.emulated ? 0 : gpu_lock_wait(o.objects_dir, GPU_SHARED, &gpu);
                 stages_work_and_right(&g, &st[STAGE_WORK], &st[STAGE_RIGHT], last >= STAGE_RIGHT);
+                if (!g.emulated) gpu_lock_release(&gpu);
+                report_add_wait(&st[STAGE_WORK], waited);
             } else if (i == STAGE_FAST) {
                 step = iso_now_s();
                 stage_fast(&g, &st[i]);
                 st[i].seconds = iso_now_s() - step;
             }
-            if (uses_gpu) gpu_lock_release(&gpu);
-            add_wait(&st[i], waited);
             if (st[i].status != ST_PASS)
                 code = st[i].malformed || st[i].unreliable ? EXIT_USAGE : EXIT_FAILED;
             if (g.emulated) {

@@ -67,6 +67,13 @@ void report_add_time(stage_result *st, const char *part, double seconds)
     if (st->n_parts < MAX_TIME_PARTS) st->parts[st->n_parts++] = (time_part){part, seconds};
 }
 
+void report_add_wait(stage_result *st, double waited_s)
+{
+    if (waited_s < 0.05) return; /* a blink is not worth a place in the time line */
+    report_add_time(st, "waited", waited_s);
+    st->seconds += waited_s;
+}
+
 static double total_seconds(const grade_ctx *g)
 {
     return g->started_s > 0 ? iso_now_s() - g->started_s : 0;

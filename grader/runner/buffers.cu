@@ -19,20 +19,24 @@
 
 static size_t round_up(size_t x, size_t to) { return (x + to - 1) / to * to; }
 
-static void allocate(guarded_buffer *g)
+static void allocate_host(guarded_buffer *g)
 {
     g->host = (unsigned char *)malloc(g->alloc_bytes);
     g->pristine = g->role == BUF_INPUT ? (unsigned char *)malloc(g->bytes + 1) : NULL;
     if (!g->host || (g->role == BUF_INPUT && !g->pristine))
         rsp_fatal("out of host memory for %zu bytes", g->alloc_bytes);
-    RUNNER_CHECK(cudaMalloc((void **)&g->device, g->alloc_bytes));
     g->owned = 1;
 }
 
-/* Lay out every buffer of the call; with `inputs`, take its input buffers
- * instead of allocating them. */
+static void allocate_device(guarded_buffer *g)
+{
+    RUNNER_CHECK(cudaMalloc((void **)&g->device, g->alloc_bytes));
+}
+
+/* Lay out every buffer of the call, in host memory and (on_device) on the
+ * GPU; with `inputs`, take its input buffers instead of allocating them. */
 static void create(buffer_set *set, const proto_call *call, proto_layout layout,
-                   const buffer_set *inputs)
+                   const buffer_set *inputs, int on_device)
 {
     const lab_spec *spec = LAB_DEVICE.spec;
     memset(set, 0, sizeof *set);
@@ -57,25 +61,28 @@ static void create(buffer_set *set, const proto_call *call, proto_layout layout,
         g->alloc_bytes = layout == LAYOUT_EXACT
                              ? (g->offset + g->bytes > 0 ? g->offset + g->bytes : 1)
                              : round_up(g->offset + g->bytes + guard, 256);
-        allocate(g);
-        set->ptr[b] = g->device + g->offset;
+        allocate_host(g);
+        if (on_device) {
+            allocate_device(g);
+            set->ptr[b] = g->device + g->offset;
+        }
     }
 }
 
 void buffers_create(buffer_set *set, const proto_call *call, proto_layout layout)
 {
-    create(set, call, layout, NULL);
+    create(set, call, layout, NULL, 1);
 }
 
 void buffers_create_sharing_inputs(buffer_set *set, const buffer_set *inputs,
                                    const proto_call *call)
 {
-    create(set, call, LAYOUT_GUARDED, inputs);
+    create(set, call, LAYOUT_GUARDED, inputs, 1);
 }
 
-/* Fresh contents for every buffer the set owns: generated inputs,
- * poisoned outputs, garbage scratch, guard bytes all around. */
-void buffers_fill(buffer_set *set, const proto_call *call)
+/* Fresh contents in host memory for every buffer the set owns: generated
+ * inputs, poisoned outputs, garbage scratch, guard bytes all around. */
+static void fill_host(buffer_set *set, const proto_call *call)
 {
     const lab_spec *spec = LAB_DEVICE.spec;
     for (int b = 0; b < set->n; b++) {
@@ -101,9 +108,45 @@ void buffers_fill(buffer_set *set, const proto_call *call)
             for (size_t i = 0; i < g->count; i++)
                 memcpy(data + g->elem_size * i, &poison, g->elem_size);
         }
-        RUNNER_CHECK(cudaMemcpy(g->device, g->host, g->alloc_bytes,
-                                cudaMemcpyHostToDevice));
     }
+}
+
+static void upload(buffer_set *set)
+{
+    for (int b = 0; b < set->n; b++) {
+        guarded_buffer *g = &set->buf[b];
+        if (g->owned)
+            RUNNER_CHECK(cudaMemcpy(g->device, g->host, g->alloc_bytes,
+                                    cudaMemcpyHostToDevice));
+    }
+}
+
+void buffers_fill(buffer_set *set, const proto_call *call)
+{
+    fill_host(set, call);
+    upload(set);
+}
+
+void buffers_prepare(buffer_set *set, const buffer_set *inputs, const proto_call *call)
+{
+    create(set, call, LAYOUT_GUARDED, inputs, 0);
+    fill_host(set, call);
+}
+
+void buffers_to_device(buffer_set *set, const buffer_set *inputs)
+{
+    for (int b = 0; b < set->n; b++) {
+        guarded_buffer *g = &set->buf[b];
+        if (g->owned) {
+            allocate_device(g);
+            set->ptr[b] = g->device + g->offset;
+        } else { /* the owner is on the device now: take its pointers again */
+            *g = inputs->buf[b];
+            g->owned = 0;
+            set->ptr[b] = inputs->ptr[b];
+        }
+    }
+    upload(set);
 }
 
 void buffers_swap(buffer_set *set, uint64_t seed, uint64_t k)

@@ -65,6 +65,12 @@ void buffers_create(buffer_set *set, const proto_call *call, proto_layout layout
 void buffers_create_sharing_inputs(buffer_set *set, const buffer_set *inputs,
                                    const proto_call *call);
 void buffers_fill(buffer_set *set, const proto_call *call);
+/* The same as create and fill, in two steps: first in host memory only
+ * (before CUDA starts: no GPU is touched), then on the device. With
+ * `inputs`, the set shares that set's inputs, which must be on the device
+ * first. */
+void buffers_prepare(buffer_set *set, const buffer_set *inputs, const proto_call *call);
+void buffers_to_device(buffer_set *set, const buffer_set *inputs);
 void buffers_destroy(buffer_set *set);
 /* Copy a buffer back and note guard damage and changed input elements. */
 void buffers_inspect(guarded_buffer *g, proto_buffer_report *r);
@@ -129,11 +135,20 @@ void buffers_swap(buffer_set *set, uint64_t seed, uint64_t k);
 void buffers_spike(buffer_set *set, double spike, uint64_t seed, uint64_t k, size_t at[2]);
 void buffers_unspike(buffer_set *set, const size_t at[2]);
 
+typedef struct {
+    buffer_set mine, baseline, vendor;
+    int with_vendor;
+} timing_buffers;
+/* Before CUDA starts: the timed call's buffers in host memory, inputs
+ * generated (the slow part), so that a runner waiting for the GPU has
+ * done it already. */
+void timing_prepare(timing_buffers *tb, const proto_call *calls);
 /* Time the items of the fast stage on calls[0], checking every timed call
  * of the submission, then make the two reported calls after timing:
  * calls[1] on fresh inputs, calls[2] on the same buffers with a few input
  * elements exchanged (call indices 1 and 2). */
-void run_timing(const proto_request *req, const proto_call *calls, call_env *env);
+void run_timing(const proto_request *req, const proto_call *calls, call_env *env,
+                timing_buffers *tb);
 
 /* Check every rung on `check`, then time them all (and a copy) on `timed`. */
 void run_ladder(const proto_request *req, const lab_ladder *ladder,

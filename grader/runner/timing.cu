@@ -205,35 +205,38 @@ static void check_calls(call_env *env, buffer_set *set, const proto_call *timed,
     if (!same) buffers_destroy(&fresh);
 }
 
-void run_timing(const proto_request *req, const proto_call *calls, call_env *env)
+void timing_prepare(timing_buffers *tb, const proto_call *calls)
 {
-    const proto_call *timed = &calls[0];
     const lab_spec *spec = LAB_DEVICE.spec;
+    const proto_call *timed = &calls[0];
     /* The submission's set owns the inputs; the baseline and the vendor
      * library share them and write outputs of their own. */
-    buffer_set mine, baseline, vendor;
-    buffers_create(&mine, timed, LAYOUT_GUARDED);
-    buffers_fill(&mine, timed);
-    buffers_create_sharing_inputs(&baseline, &mine, timed);
-    buffers_fill(&baseline, timed);
-    int with_vendor = spec->fast.roof == ROOF_VENDOR && LAB_DEVICE.vendor;
-    if (with_vendor) {
-        buffers_create_sharing_inputs(&vendor, &mine, timed);
-        buffers_fill(&vendor, timed);
-    }
+    buffers_prepare(&tb->mine, NULL, timed);
+    buffers_prepare(&tb->baseline, &tb->mine, timed);
+    tb->with_vendor = spec->fast.roof == ROOF_VENDOR && LAB_DEVICE.vendor;
+    if (tb->with_vendor) buffers_prepare(&tb->vendor, &tb->mine, timed);
+}
+
+void run_timing(const proto_request *req, const proto_call *calls, call_env *env,
+                timing_buffers *tb)
+{
+    const proto_call *timed = &calls[0];
+    buffers_to_device(&tb->mine, NULL);
+    buffers_to_device(&tb->baseline, &tb->mine);
+    if (tb->with_vendor) buffers_to_device(&tb->vendor, &tb->mine);
     timing_env t;
-    timing_open(&t, env, &mine, timed);
-    t.check = verify_open(&mine, req->agreement, env->stream);
-    timed_item items[4] = {{"baseline", LAB_DEVICE.baseline, &baseline},
-                           {"submission", LAB_DEVICE.submission, &mine},
+    timing_open(&t, env, &tb->mine, timed);
+    t.check = verify_open(&tb->mine, req->agreement, env->stream);
+    timed_item items[4] = {{"baseline", LAB_DEVICE.baseline, &tb->baseline},
+                           {"submission", LAB_DEVICE.submission, &tb->mine},
                            {"copy", copy_call, NULL},
-                           {"vendor", LAB_DEVICE.vendor, &vendor}};
-    time_items(req, &t, items, with_vendor ? 4 : 3);
+                           {"vendor", LAB_DEVICE.vendor, &tb->vendor}};
+    time_items(req, &t, items, tb->with_vendor ? 4 : 3);
     timing_close(&t);
-    buffers_destroy(&baseline);
-    if (with_vendor) buffers_destroy(&vendor);
-    check_calls(env, &mine, timed, &calls[1], 2, 1, LAB_DEVICE.submission);
-    buffers_destroy(&mine);
+    buffers_destroy(&tb->baseline);
+    if (tb->with_vendor) buffers_destroy(&tb->vendor);
+    check_calls(env, &tb->mine, timed, &calls[1], 2, 1, LAB_DEVICE.submission);
+    buffers_destroy(&tb->mine);
 }
 
 void run_ladder(const proto_request *req, const lab_ladder *ladder,
