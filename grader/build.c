@@ -134,6 +134,27 @@ static int add_objects(arg_list *a, const char *dir)
 /* Run one step under the build's limits; on failure, *log gets the
  * tool's last words (unless `quiet`: output that may quote files the
  * student may not read) and `advice`. */
+/* CUDA headers the CPU emulation does not have (a toolkit's own copy may
+ * or may not be on the host compiler's path). The preprocessor's messages
+ * are never shown, since they could quote any file; only a name from this
+ * list is repeated, so a student learns nothing about other files. */
+static const char *const EMULATION_MISSING_HEADERS[] = {
+    "cooperative_groups.h", "cooperative_groups/", "mma.h", "cuda/pipeline", "cuda/barrier",
+    "cuda_pipeline.h", "cuda_bf16.h", NULL};
+
+static const char *emulation_header_missing(const char *log_path)
+{
+    char *text = iso_log_tail(log_path, 16384);
+    const char *found = NULL;
+    for (int i = 0; text && !found && EMULATION_MISSING_HEADERS[i]; i++) {
+        char pattern[96];
+        snprintf(pattern, sizeof pattern, "fatal error: %s", EMULATION_MISSING_HEADERS[i]);
+        if (strstr(text, pattern)) found = EMULATION_MISSING_HEADERS[i];
+    }
+    free(text);
+    return found;
+}
+
 static int run_step(const build_config *b, arg_list *a, const char *log_path,
                     const char *advice, int quiet, char **log)
 {
@@ -372,8 +393,15 @@ int build_runner(const build_config *b, grade_ctx *g, char *runner,
         int reads = listed ? check_reads(b, g, input, deps, log) : 0;
         if (reads != 0) return reads;
         if (rc != 0 || !listed) {
-            *log = strdup("the preprocessor could not read your file: check its #include and "
-                          "#error lines");
+            const char *missing = g->emulated ? emulation_header_missing(list_log) : NULL;
+            char why[200];
+            if (missing)
+                snprintf(why, sizeof why, "the preprocessor could not read your file: <%s> "
+                                          "is not part of the CPU emulation", missing);
+            else
+                snprintf(why, sizeof why, "the preprocessor could not read your file: check "
+                                          "its #include and #error lines");
+            *log = strdup(why);
             return -1;
         }
     }

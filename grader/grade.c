@@ -268,6 +268,12 @@ static const struct { const char *mark, *feature; } EMULATION_LACKS[] = {
     {"cuda::pipeline", "cuda::pipeline"},
     {"memcpy_async", "asynchronous copies (memcpy_async)"},
     {"__nv_bfloat16", "bfloat16"},
+    /* the header itself, where the host compiler cannot find it */
+    {"<mma.h>", "tensor-core WMMA"},
+    {"<cuda/pipeline", "cuda::pipeline"},
+    {"<cuda/barrier", "cuda::barrier"},
+    {"<cuda_pipeline.h>", "asynchronous copies (memcpy_async)"},
+    {"<cuda_bf16.h>", "bfloat16"},
     {NULL, NULL}};
 
 static const char *emulation_lacks(const char *log)
