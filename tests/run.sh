@@ -421,13 +421,17 @@ ladder_one() {
 }
 export -f ladder_one
 
-# One line of the GPU's work list: "ladder LAB" or a case.
+# One line of the GPU's work list: "GPU ladder LAB" or "GPU case...", where
+# GPU is the CUDA_VISIBLE_DEVICES for it ("-": leave it as it is).
 e2e_job() {
+    local gpu=$1
+    shift
+    [ "$gpu" = - ] || export CUDA_VISIBLE_DEVICES=$gpu
     if [ "$1" = ladder ]; then ladder_one "$2"; else e2e_one "$@"; fi
 }
 export -f e2e_job
 
-# The ladders, then every case, all side by side (E2E_JOBS at once): the
+# Every case and every ladder side by side (E2E_JOBS at once): the
 # grader takes turns on the GPU by itself (grader/gpu_lock.h), checks
 # sharing it and each timing alone, so the timings stay fair while the
 # builds and checks of the others go on. Cases that must stop before fast
@@ -446,11 +450,25 @@ e2e_tests() {
         for l in "${ladders[@]}"; do skip "e2e/$l/ladder" "needs a GPU ($GPU_REASON)"; done
         return
     fi
-    local jobs=${E2E_JOBS:-$(($(nproc) / 3 > 2 ? $(nproc) / 3 : 2))}
-    {
-        for l in "${ladders[@]}"; do echo "ladder $l"; done
-        list_cases | awk '{ if ($4 ~ /_skipped$/ && $5 == "fast") $5 = "right"; print }'
-    } | OUT=$OUT xargs -r -P "$jobs" -L 1 bash -c 'e2e_job "$@"' _ | tee -a "$RESULTS"
+    # Several GPUs (those in CUDA_VISIBLE_DEVICES, else all nvidia-smi
+    # lists, or E2E_GPUS="0 1"): the cases are dealt out among them, each
+    # GPU with its own lock.
+    local gpus=${E2E_GPUS:-$(echo "${CUDA_VISIBLE_DEVICES:-}" | tr ',' ' ')}
+    [ -n "$gpus" ] || gpus=$(nvidia-smi -L 2>/dev/null | awk '/^GPU /{ printf "%d ", n++ }')
+    [ "$(echo $gpus | wc -w)" -gt 1 ] || gpus=-
+    local jobs=${E2E_JOBS:-$(($(nproc) / 2 > 2 ? $(nproc) / 2 : 2))}
+    # A case stops at the stage its verdict is decided in; a ladder holds
+    # the GPU alone for its whole run, so they are spread among the cases.
+    list_cases | awk -v ladders="${ladders[*]}" -v gpus="$gpus" '
+        { if ($4 == "fail_skipped_skipped") $5 = "work"; else if ($4 ~ /_skipped$/ && $5 == "fast") $5 = "right"
+          line[NR] = $0 }
+        END { n = split(ladders, l, " "); g = split(gpus, gpu, " "); every = n ? int(NR / n) + 1 : NR + 1
+              k = 0; j = 0
+              for (i = 1; i <= NR; i++) {
+                  if ((i - 1) % every == 0 && k < n) print gpu[j++ % g + 1], "ladder", l[++k]
+                  print gpu[j++ % g + 1], line[i] }
+              while (k < n) print gpu[j++ % g + 1], "ladder", l[++k] }' |
+        OUT=$OUT xargs -r -P "$jobs" -L 1 bash -c 'e2e_job "$@"' _ | tee -a "$RESULTS"
 }
 
 # ---------------------------------------- end to end, emulated on the CPU
