@@ -220,7 +220,7 @@ charts:
 # grader/class/README.md is the instructor's guide.
 #   make class LAB=NN SUBMISSIONS=dir [OUT=dir] [COURSE=file] [GPUS=0,1|none] [JOBS=n]
 #              [TIMEOUT=s] [MEM_LIMIT_MB=n] [FORCE=1] [RETRY_ERRORS=1]   (plus STAGE, SEED, EMU)
-#   make class-report FROM=dir|file FORMAT=gradescope|junit|csv|summary [COURSE=file] [REPORT=file] [STUDENT=name]
+#   make class-report FROM=dir|file FORMAT=gradescope|junit|csv|summary|html [COURSE=file] [REPORT=file] [STUDENT=name]
 #   make class-slurm LAB=NN SUBMISSIONS=dir OUT=dir [CHUNK=k] [SLURM_TIME=hh:mm:ss] [PARTITION=p] [ACCOUNT=a]
 #   make class-merge OUT=dir [COURSE=file] TASKS="dir..."
 CLASS_SRCS := $(wildcard grader/class/*.c) grader/isolate.c grader/text.c grader/labs.c grader/lab_spec.c

@@ -19,6 +19,9 @@ int fmt_csv(FILE *f, const sto_set *set, const crs_course *c);
 int fmt_summary_json(FILE *f, const sto_set *set, const crs_course *c);
 /* JUnit XML: a testsuite per lab, a testcase per student and stage. */
 int fmt_junit(FILE *f, const sto_set *set, const crs_course *c);
+/* One static HTML page: pass rate per stage, speedups against each lab's
+ * bar, the most common reasons for failing, a row per student. */
+int fmt_html(FILE *f, const sto_set *set, const crs_course *c);
 /* Gradescope's results.json for one student. */
 int fmt_gradescope(FILE *f, const sr_result *r, const crs_course *c);
 

@@ -11,11 +11,13 @@
 static void rep_usage(void)
 {
     fprintf(stderr,
-            "usage: class report --from PATH --format gradescope|junit|csv|summary\n"
+            "usage: class report --from PATH --format gradescope|junit|csv|summary|html\n"
             "       [--course FILE] [--out FILE] [--student NAME]\n"
             "PATH: a batch folder (its results.jsonl), a folder of grader JSON files,\n"
             "a results.jsonl, or one grader results JSON (./grade RESULTS=...).\n"
-            "gradescope is one student's results.json: --student picks one of several.\n");
+            "gradescope is one student's results.json: --student picks one of several.\n"
+            "html is one page for the class: pass rates, speedups against the bar,\n"
+            "the most common reasons for failing, a row per student.\n");
 }
 
 static int rep_write(FILE *f, const char *format, const sto_set *set, const crs_course *c,
@@ -24,6 +26,7 @@ static int rep_write(FILE *f, const char *format, const sto_set *set, const crs_
     if (!strcmp(format, "csv")) return fmt_csv(f, set, c);
     if (!strcmp(format, "junit")) return fmt_junit(f, set, c);
     if (!strcmp(format, "summary")) return fmt_summary_json(f, set, c);
+    if (!strcmp(format, "html")) return fmt_html(f, set, c);
     const sr_result *pick = NULL;
     for (size_t i = 0; i < set->n; i++)
         if (!student || !strcmp(set->r[i].student, student)) {
@@ -61,7 +64,7 @@ int report_main(int argc, char **argv)
     }
     if (!from || !format ||
         (strcmp(format, "gradescope") && strcmp(format, "junit") && strcmp(format, "csv") &&
-         strcmp(format, "summary"))) {
+         strcmp(format, "summary") && strcmp(format, "html"))) {
         rep_usage();
         return CLS_EXIT_USAGE;
     }

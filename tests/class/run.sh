@@ -108,6 +108,23 @@ format_tests() {
         skip format/gradescope_is_json "no python3 to check with"
         skip format/junit_is_well_formed_xml "no python3 to check with"
     fi
+    # The class page: exact, every string from a result escaped (a reason in
+    # the fixtures holds <wrong> & "never written"), and, where a headless
+    # Chromium is installed, the numbers survive rendering.
+    "$CLASS" report --from "$F/graded" --format html >"$T/report.html" 2>&1
+    check format/html "differs from $E/report.html" diff "$E/report.html" "$T/report.html"
+    check format/html_escapes_results "a reason's < or & reached the page raw" \
+        bash -c "! grep -q '<wrong>\\|& \"never' '$T/report.html'"
+    local chromium
+    chromium=$(command -v chromium chromium-browser google-chrome 2>/dev/null | head -n 1)
+    if [ -n "$chromium" ]; then
+        "$chromium" --headless --disable-gpu --no-sandbox --dump-dom "file://$(cd "$T" && pwd)/report.html" \
+            >"$T/report.dom" 2>/dev/null
+        check format/html_renders "the rendered page lacks 3 of 4 or 6.39x" \
+            bash -c "grep -q '3 of 4' '$T/report.dom' && grep -q '6.39x' '$T/report.dom'"
+    else
+        skip format/html_renders "no headless Chromium (Debian: apt install chromium)"
+    fi
     "$CLASS" report --from "$F/graded" --format gradescope >"$T/gs_many.log" 2>&1
     check format/gradescope_needs_one_student "several students without --student was not refused" \
         grep -q 'several students' "$T/gs_many.log"
