@@ -89,11 +89,11 @@ static void fill_host(buffer_set *set, const proto_call *call)
         guarded_buffer *g = &set->buf[b];
         if (!g->owned) continue; /* another set's input: filled there */
         unsigned char *data = g->host + g->offset;
-        /* The guards around the data; the data is written below. */
-        for (size_t i = 0; i < g->alloc_bytes; i++) {
-            if (i == g->offset) i += g->bytes;
-            if (i < g->alloc_bytes) g->host[i] = proto_guard_byte(g->guard_word, i);
-        }
+        /* The guards in front of the data and behind it; the data is
+         * written below. */
+        for (size_t i = 0; i < g->offset; i++) g->host[i] = proto_guard_byte(g->guard_word, i);
+        for (size_t i = g->offset + g->bytes; i < g->alloc_bytes; i++)
+            g->host[i] = proto_guard_byte(g->guard_word, i);
         if (g->role == BUF_INPUT) {
             proto_make_input(spec, b, call, data, g->count);
             memcpy(g->pristine, data, g->bytes);

@@ -86,7 +86,8 @@ int main(int argc, char **argv)
 
     /* The fast stage: make the inputs while another grading may still be
      * timing, touching no GPU, then wait for the parent's word (one byte
-     * on stdin, or its end) that the GPU is ours. */
+     * on stdin, or its end) that the GPU is ours. Run by hand, give it
+     * </dev/null. */
     timing_buffers prepared;
     if (req.mode == MODE_TIMING) {
         if (req.n_calls != 3) rsp_fatal("this mode needs 3 calls, got %d", req.n_calls);
