@@ -99,6 +99,10 @@ RUNNER_OBJS     = $(patsubst grader/runner/%.cu,$(TRUSTED)/runner/runner_%.o,$(R
 EMU_RUNNER_OBJS = $(patsubst grader/runner/%.cu,$(EMU_TRUSTED)/runner/runner_%.o,$(RUNNER_SRCS)) \
                   $(EMU_TRUSTED)/runner/stats.o $(EMU_TRUSTED)/runner/lab_spec.o
 
+# Kept: made by pattern rules only, they would count as intermediate files,
+# which make deletes when it ends (and says so after make test's last line).
+.SECONDARY: $(RUNNER_OBJS) $(EMU_RUNNER_OBJS)
+
 $(TRUSTED)/runner/runner_%.o: grader/runner/%.cu $(TRUSTED_HEADERS)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) -c $< -o $@

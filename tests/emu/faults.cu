@@ -48,6 +48,35 @@ __global__ void divergent_barrier(int *out)
     out[threadIdx.x] = 1;
 }
 
+// A tree sum with the barrier inside the shrinking branch: thread 16
+// waits at it for step 32, then skips it for step 16 and ends.
+__global__ void barrier_in_shrinking_branch(int *out)
+{
+    __shared__ int s[64];
+    s[threadIdx.x] = 1;
+    __syncthreads();
+    for (unsigned int step = 32; step > 0; step /= 2) {
+        if (threadIdx.x < step) {
+            s[threadIdx.x] += s[threadIdx.x + step];
+            __syncthreads();
+        }
+    }
+    if (threadIdx.x == 0) out[0] = s[0];
+}
+
+// The usual bounds check before barriers: the threads that returned never
+// reached a barrier, so the others pass it; nothing to report.
+__global__ void early_return_then_barriers(int *out)
+{
+    __shared__ int s[64];
+    if (threadIdx.x >= 40) return;
+    for (int k = 0; k < 3; k++) {
+        s[threadIdx.x] = k + (int)threadIdx.x;
+        __syncthreads();
+    }
+    out[threadIdx.x] = s[(threadIdx.x + 1) % 40];
+}
+
 __global__ void warp_deadlock(int *out)
 {
     int v = (int)threadIdx.x;
@@ -103,9 +132,15 @@ static int run(const char *mode)
         volatile int *nowhere = nullptr;
         *nowhere = 1; // host code: an ordinary crash, not an emulator report
     } else if (!std::strcmp(mode, "divergent_barrier") || !std::strcmp(mode, "warp_deadlock") ||
-               !std::strcmp(mode, "shuffle_from_a_missing_lane")) {
+               !std::strcmp(mode, "shuffle_from_a_missing_lane") ||
+               !std::strcmp(mode, "barrier_left_behind") ||
+               !std::strcmp(mode, "early_return_then_barriers")) {
         if (!std::strcmp(mode, "divergent_barrier"))
             divergent_barrier<<<1, 32>>>((int *)d);
+        else if (!std::strcmp(mode, "barrier_left_behind"))
+            barrier_in_shrinking_branch<<<1, 64>>>((int *)d);
+        else if (!std::strcmp(mode, "early_return_then_barriers"))
+            early_return_then_barriers<<<1, 64>>>((int *)d);
         else if (!std::strcmp(mode, "warp_deadlock"))
             warp_deadlock<<<1, 32>>>((int *)d);
         else

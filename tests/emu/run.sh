@@ -191,6 +191,9 @@ fault_case integer_division_by_zero 86 "integer division by zero" "in kernel div
 fault_case divergent_barrier 0 "emulator: cudaErrorLaunchFailure" "wait at different __syncthreads" \
     "faults.cu:44" "faults.cu:46" "block (0,0,0)" \
     "sync=cudaErrorLaunchFailure first=cudaErrorLaunchFailure second=cudaErrorLaunchFailure malloc=cudaErrorLaunchFailure launch=cudaErrorLaunchFailure reset=cudaSuccess after_reset=cudaSuccess"
+fault_case barrier_left_behind 0 "emulator: cudaErrorLaunchFailure" "faults.cu:61, which thread (16,0,0)" \
+    "reached before and has now left behind" "sync=cudaErrorLaunchFailure first=cudaErrorLaunchFailure"
+fault_case early_return_then_barriers 0 "sync=cudaSuccess first=cudaSuccess"
 fault_case warp_deadlock 0 "emulator: cudaErrorLaunchFailure: deadlock in block (0,0,0)" "__shfl_down_sync" \
     "sync=cudaErrorLaunchFailure first=cudaErrorLaunchFailure second=cudaErrorLaunchFailure"
 fault_case shuffle_from_a_missing_lane 0 "emulator: cudaErrorLaunchFailure" "__shfl_down_sync at" \

@@ -22,6 +22,8 @@ struct thread_slot {
     thread_state state;
     const char *wait_file; /* where a waiting thread waits */
     int wait_line;
+    const char *barrier_file; /* the last __syncthreads it waited at */
+    int barrier_line;
     barrier_outcome barrier_result;
     warp_request request; /* what this lane brought to its warp's rendezvous */
     std::uint64_t warp_result;

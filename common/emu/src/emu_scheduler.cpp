@@ -106,6 +106,40 @@ void report_stuck_block(const block_state &block)
     report_kernel_error(cudaErrorLaunchFailure, detail);
 }
 
+/* A thread that has ended after waiting at the very __syncthreads the
+ * others wait at now: the barrier sits in a condition or a loop that not
+ * every thread meets the same number of times (a tree reduction with the
+ * barrier inside "if (tid < step)"). Exited threads release a barrier, so
+ * the answer may even come out right, but the GPU's synccheck reports it
+ * and the result is undefined. A thread that returned before ever
+ * reaching the barrier (the usual bounds check) is not one. */
+const thread_slot *left_a_barrier_behind(const block_state &block)
+{
+    for (unsigned int i = 0; i < block.thread_count; ++i) {
+        const thread_slot &thread = block.threads[i];
+        if (thread.state == thread_state::exited && thread.barrier_file &&
+            same_site(thread.barrier_file, thread.barrier_line, block.barrier_first->wait_file,
+                      block.barrier_first->wait_line))
+            return &thread;
+    }
+    return nullptr;
+}
+
+void report_barrier_left_behind(const block_state &block, const thread_slot &left)
+{
+    char gone[48], waiting[48], block_name[48], detail[640];
+    format_index(gone, sizeof gone, left.index);
+    format_index(waiting, sizeof waiting, block.barrier_first->index);
+    format_index(block_name, sizeof block_name, current_block_index);
+    std::snprintf(detail, sizeof detail,
+                  "in block %s of kernel %s, thread %s waits at the __syncthreads at %s:%d, which thread %s "
+                  "reached before and has now left behind: it ended instead (a barrier inside a condition "
+                  "or loop that not every thread meets alike; the result is undefined on the GPU)",
+                  block_name, current_kernel_name, waiting, block.barrier_first->wait_file,
+                  block.barrier_first->wait_line, gone);
+    report_kernel_error(cudaErrorLaunchFailure, detail);
+}
+
 void release_stacks(block_state &block)
 {
     for (unsigned int i = 0; i < block.thread_count; ++i)
@@ -149,6 +183,8 @@ barrier_outcome block_barrier(int predicate, const char *file, int line)
     thread_slot &thread = *block->current;
     thread.wait_file = file;
     thread.wait_line = line;
+    thread.barrier_file = file;
+    thread.barrier_line = line;
     if (block->barrier_waiting == 0) {
         block->barrier_first = &thread;
     } else if (!same_site(block->barrier_first->wait_file, block->barrier_first->wait_line, file, line)) {
@@ -172,6 +208,8 @@ bool run_block(block_state &block)
         thread.warp = i / 32;
         thread.lane = i % 32;
         thread.state = thread_state::fresh;
+        thread.barrier_file = nullptr;
+        thread.barrier_line = 0;
         block.ready[i] = i;
     }
     for (unsigned int w = 0; w * 32 < block.thread_count; ++w) {
@@ -218,6 +256,11 @@ bool run_block(block_state &block)
         if (block.live_count == 0)
             return true;
         if (block.barrier_waiting == block.live_count) {
+            if (const thread_slot *left = left_a_barrier_behind(block)) {
+                report_barrier_left_behind(block, *left);
+                release_stacks(block);
+                return false;
+            }
             release_barrier(block);
             continue;
         }
