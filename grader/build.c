@@ -131,30 +131,53 @@ static int add_objects(arg_list *a, const char *dir)
     return n;
 }
 
-/* Run one step under the build's limits; on failure, *log gets the
- * tool's last words (unless `quiet`: output that may quote files the
- * student may not read) and `advice`. */
-/* CUDA headers the CPU emulation does not have (a toolkit's own copy may
- * or may not be on the host compiler's path). The preprocessor's messages
- * are never shown, since they could quote any file; only a name from this
- * list is repeated, so a student learns nothing about other files. */
-static const char *const EMULATION_MISSING_HEADERS[] = {
-    "cooperative_groups.h", "cooperative_groups/", "mma.h", "cuda/pipeline", "cuda/barrier",
-    "cuda_pipeline.h", "cuda_bf16.h", NULL};
+/* CUDA the CPU emulation cannot compile yet: such a file may be right, so
+ * it is sent to a GPU, not failed. Recognised by a mark in g++'s messages
+ * or, where the host compiler cannot even find the header, by the header's
+ * name: the preprocessor's own messages are never shown (they could quote
+ * any file), so only a header named here is ever repeated. */
+static const struct { const char *mark, *header, *feature; } EMULATION_LACKS[] = {
+    {"cooperative_groups", "cooperative_groups.h", "cooperative groups"},
+    {NULL, "cooperative_groups/", "cooperative groups"},
+    {"Carveout", NULL, "shared-memory carve-out settings"},
+    {"nvcuda::wmma", "mma.h", "tensor-core WMMA"},
+    {"wmma::", NULL, "tensor-core WMMA"},
+    {"cuda::pipeline", "cuda/pipeline", "cuda::pipeline"},
+    {NULL, "cuda/barrier", "cuda::barrier"},
+    {"memcpy_async", "cuda_pipeline.h", "asynchronous copies (memcpy_async)"},
+    {"__nv_bfloat16", "cuda_bf16.h", "bfloat16"},
+    {NULL, NULL, NULL}};
 
+const char *build_emulation_lacks(const char *log)
+{
+    for (int i = 0; log && EMULATION_LACKS[i].feature; i++) {
+        char header[64];
+        snprintf(header, sizeof header, "<%s", EMULATION_LACKS[i].header ? EMULATION_LACKS[i].header : "");
+        if ((EMULATION_LACKS[i].mark && strstr(log, EMULATION_LACKS[i].mark)) ||
+            (EMULATION_LACKS[i].header && strstr(log, header)))
+            return EMULATION_LACKS[i].feature;
+    }
+    return NULL;
+}
+
+/* A header of EMULATION_LACKS the preprocessor could not find, or NULL. */
 static const char *emulation_header_missing(const char *log_path)
 {
     char *text = iso_log_tail(log_path, 16384);
     const char *found = NULL;
-    for (int i = 0; text && !found && EMULATION_MISSING_HEADERS[i]; i++) {
+    for (int i = 0; text && !found && EMULATION_LACKS[i].feature; i++) {
         char pattern[96];
-        snprintf(pattern, sizeof pattern, "fatal error: %s", EMULATION_MISSING_HEADERS[i]);
-        if (strstr(text, pattern)) found = EMULATION_MISSING_HEADERS[i];
+        if (!EMULATION_LACKS[i].header) continue;
+        snprintf(pattern, sizeof pattern, "fatal error: %s", EMULATION_LACKS[i].header);
+        if (strstr(text, pattern)) found = EMULATION_LACKS[i].header;
     }
     free(text);
     return found;
 }
 
+/* Run one step under the build's limits; on failure, *log gets the
+ * tool's last words (unless `quiet`: output that may quote files the
+ * student may not read) and `advice`. */
 static int run_step(const build_config *b, arg_list *a, const char *log_path,
                     const char *advice, int quiet, char **log)
 {

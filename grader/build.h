@@ -27,4 +27,8 @@ enum { BUILD_FAILED = -1, BUILD_REJECTED = -2, BUILD_LIMITED = -3, BUILD_BROKEN 
 int build_runner(const build_config *b, grade_ctx *g, char *runner,
                  size_t runner_size, char **log);
 
+/* The CUDA feature the CPU emulation cannot build yet that a failed
+ * emulated build's messages show ("cooperative groups"), or NULL. */
+const char *build_emulation_lacks(const char *log);
+
 #endif

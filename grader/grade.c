@@ -258,31 +258,6 @@ static int finish(const options *o, const grade_ctx *g, stage_result *st, int co
     return code;
 }
 
-/* CUDA the CPU emulation cannot compile yet, recognised in g++'s messages:
- * such a file may be right, so it is sent to a GPU, not failed. */
-static const struct { const char *mark, *feature; } EMULATION_LACKS[] = {
-    {"cooperative_groups", "cooperative groups"},
-    {"Carveout", "shared-memory carve-out settings"},
-    {"nvcuda::wmma", "tensor-core WMMA"},
-    {"wmma::", "tensor-core WMMA"},
-    {"cuda::pipeline", "cuda::pipeline"},
-    {"memcpy_async", "asynchronous copies (memcpy_async)"},
-    {"__nv_bfloat16", "bfloat16"},
-    /* the header itself, where the host compiler cannot find it */
-    {"<mma.h>", "tensor-core WMMA"},
-    {"<cuda/pipeline", "cuda::pipeline"},
-    {"<cuda/barrier", "cuda::barrier"},
-    {"<cuda_pipeline.h>", "asynchronous copies (memcpy_async)"},
-    {"<cuda_bf16.h>", "bfloat16"},
-    {NULL, NULL}};
-
-static const char *emulation_lacks(const char *log)
-{
-    for (int i = 0; log && EMULATION_LACKS[i].mark; i++)
-        if (strstr(log, EMULATION_LACKS[i].mark)) return EMULATION_LACKS[i].feature;
-    return NULL;
-}
-
 /* The compiler's first error, "line:col: error: ..." without the path, so
  * the one-line summary (and a class gradebook's reason) says what broke. */
 static void first_compiler_error(const char *log, char *out, size_t size)
@@ -439,7 +414,7 @@ int main(int argc, char **argv)
         free(build_log);
         return finish(&o, &g, st, EXIT_USAGE);
     }
-    const char *lacks = g.emulated && built == BUILD_FAILED ? emulation_lacks(build_log) : NULL;
+    const char *lacks = g.emulated && built == BUILD_FAILED ? build_emulation_lacks(build_log) : NULL;
     if (lacks) {
         report_header(&g);
         char why[200];
