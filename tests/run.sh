@@ -434,8 +434,8 @@ export -f e2e_job
 # Every case and every ladder side by side (E2E_JOBS at once): the
 # grader takes turns on the GPU by itself (grader/gpu_lock.h), checks
 # sharing it and each timing alone, so the timings stay fair while the
-# builds and checks of the others go on. Cases that must stop before fast
-# stop at right. Lines come in the order the cases end.
+# builds and checks of the others go on. Lines come in the order the cases
+# end.
 e2e_tests() {
     local ladders=() dir l
     for dir in labs/[0-9][0-9]-*/; do

@@ -74,11 +74,6 @@ void buffers_create(buffer_set *set, const proto_call *call, proto_layout layout
     create(set, call, layout, NULL, 1);
 }
 
-void buffers_create_sharing_inputs(buffer_set *set, const buffer_set *inputs,
-                                   const proto_call *call)
-{
-    create(set, call, LAYOUT_GUARDED, inputs, 1);
-}
 
 /* Fresh contents in host memory for every buffer the set owns: generated
  * inputs, poisoned outputs, garbage scratch, guard bytes all around. */
@@ -149,6 +144,13 @@ void buffers_to_device(buffer_set *set, const buffer_set *inputs)
     upload(set);
 }
 
+/* Element `at` of the buffer on the device, from `src` (elem_size bytes). */
+static void upload_element(guarded_buffer *g, size_t at, const void *src)
+{
+    RUNNER_CHECK(cudaMemcpy(g->device + g->offset + at * g->elem_size, src, g->elem_size,
+                            cudaMemcpyHostToDevice));
+}
+
 void buffers_swap(buffer_set *set, uint64_t seed, uint64_t k)
 {
     const lab_spec *spec = LAB_DEVICE.spec;
@@ -158,11 +160,8 @@ void buffers_swap(buffer_set *set, uint64_t seed, uint64_t k)
         swap_pair p = swap_pick(seed, b, k, g->count, spec->buffers[b].fields);
         if (p.i == p.j) continue;
         swap_exchange(g->pristine, p, g->elem_size);
-        size_t at[2] = {p.i, p.j};
-        for (int e = 0; e < 2; e++)
-            RUNNER_CHECK(cudaMemcpy(g->device + g->offset + at[e] * g->elem_size,
-                                    g->pristine + at[e] * g->elem_size, g->elem_size,
-                                    cudaMemcpyHostToDevice));
+        upload_element(g, p.i, g->pristine + p.i * g->elem_size);
+        upload_element(g, p.j, g->pristine + p.j * g->elem_size);
     }
 }
 
@@ -174,9 +173,7 @@ static int is_float_input(const guarded_buffer *g, lab_elem e)
 static void upload_value(guarded_buffer *g, lab_elem e, size_t at, double value)
 {
     float f = (float)value;
-    const void *src = e == ELEM_F32 ? (const void *)&f : (const void *)&value;
-    RUNNER_CHECK(cudaMemcpy(g->device + g->offset + at * g->elem_size, src, g->elem_size,
-                            cudaMemcpyHostToDevice));
+    upload_element(g, at, e == ELEM_F32 ? (const void *)&f : (const void *)&value);
 }
 
 void buffers_spike(buffer_set *set, double spike, uint64_t seed, uint64_t k, size_t at[2])
@@ -210,10 +207,7 @@ void buffers_unspike(buffer_set *set, const size_t at[2])
     for (int b = 0; b < set->n; b++) {
         guarded_buffer *g = &set->buf[b];
         if (!is_float_input(g, spec->buffers[b].elem)) continue;
-        for (int e = 0; e < 2; e++)
-            RUNNER_CHECK(cudaMemcpy(g->device + g->offset + at[e] * g->elem_size,
-                                    g->pristine + at[e] * g->elem_size, g->elem_size,
-                                    cudaMemcpyHostToDevice));
+        for (int e = 0; e < 2; e++) upload_element(g, at[e], g->pristine + at[e] * g->elem_size);
     }
 }
 

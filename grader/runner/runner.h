@@ -59,16 +59,12 @@ const char *lockdown(FILE *response);
 enum { RUNNER_EXIT_SANDBOX = 72 };
 
 void buffers_create(buffer_set *set, const proto_call *call, proto_layout layout);
-/* A set with outputs and scratch of its own and the inputs of `inputs`
- * (which must outlive it): two calls on the same inputs never see each
- * other's answers. */
-void buffers_create_sharing_inputs(buffer_set *set, const buffer_set *inputs,
-                                   const proto_call *call);
 void buffers_fill(buffer_set *set, const proto_call *call);
 /* The same as create and fill, in two steps: first in host memory only
  * (before CUDA starts: no GPU is touched), then on the device. With
- * `inputs`, the set shares that set's inputs, which must be on the device
- * first. */
+ * `inputs`, the set has outputs and scratch of its own and that set's
+ * inputs (which must outlive it, and be on the device first): two calls on
+ * the same inputs never see each other's answers. */
 void buffers_prepare(buffer_set *set, const buffer_set *inputs, const proto_call *call);
 void buffers_to_device(buffer_set *set, const buffer_set *inputs);
 void buffers_destroy(buffer_set *set);
