@@ -81,12 +81,15 @@ $(REGISTRY): FORCE
 $(OBJ)/lab_registry.o: $(REGISTRY) grader/lab_spec.h
 	$(CC) $(CFLAGS) -c $< -o $@
 
+# Linked beside and renamed into place: a grading running meanwhile keeps
+# the program it started with, and never execs half a file.
 $(BUILD)/grade: $(GRADE_OBJS)
-	$(CC) $(CFLAGS) -o $@ $^ -lm
+	$(CC) $(CFLAGS) -o $@.tmp $^ -lm && mv -f $@.tmp $@
 
 $(BUILD)/probe: grader/probe.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -I$(CUDA_HOME)/include -o $@ $< -L$(CUDA_LIB) -lcudart_static -ldl -lpthread -lrt
+	$(CC) $(CFLAGS) -I$(CUDA_HOME)/include -o $@.tmp $< -L$(CUDA_LIB) -lcudart_static -ldl -lpthread -lrt && \
+	  mv -f $@.tmp $@
 
 # The runner and the shared C helpers do not depend on the lab: they are
 # compiled once per architecture (and once for the CPU emulation), each

@@ -27,6 +27,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <stdarg.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -367,7 +368,9 @@ int build_runner(const build_config *b, grade_ctx *g, char *runner,
         *log = strdup(why);
         return BUILD_REJECTED;
     }
-    if (mkdir(src_dir, 0700) != 0 || mkdir(keep, 0700) != 0 ||
+    /* Again when the probe found no GPU after a build for one (device.h). */
+    if ((mkdir(src_dir, 0700) != 0 && errno != EEXIST) ||
+        (mkdir(keep, 0700) != 0 && errno != EEXIST) ||
         copy_source(g->submission, src) != 0) {
         *log = strdup("cannot copy the submission into the scratch folder");
         return BUILD_BROKEN;

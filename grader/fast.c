@@ -6,12 +6,15 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "fast.h"
+#include "fast_rules.h"
 #include "gpu_clock.h"
 #include "gpu_lock.h"
 #include "grade.h"
@@ -22,10 +25,6 @@
 #include "response.h"
 #include "stages.h"
 #include "stats.h"
-
-/* A kernel may beat cudaMemcpy by a little; beating it by more than this
- * means work was skipped, cached or hidden on another stream. */
-static const double PHYSICAL_SLACK = 1.10;
 
 /* No kernel does more FP32 arithmetic per second than every lane of every
  * SM at the rated clock; the margin covers a clock boosted past it. */
@@ -46,17 +45,25 @@ static double timed_agreement(const lab_spec *spec)
     return spec->fast.timed_agreement > 0 ? spec->fast.timed_agreement : TIMED_AGREEMENT;
 }
 
-/* After the grader's stream finished a sample, waiting for the whole GPU
- * takes the time to let go of the grader's hold on the default stream (a
- * few microseconds; the trusted items, baseline, copy and vendor, show
- * it). Beyond the quickest of them by more than this, and by more than
- * half the timed call itself, means the call left work running on a
- * stream the events never saw. */
-static const double STRAGGLE_MIN_MS = 0.05;
-
 const char *rate_unit(const lab_spec *spec)
 {
     return spec->fast.rate_unit ? spec->fast.rate_unit : "GFLOP/s";
+}
+
+/* How the sampling ended, for the report. */
+static const char *sampling(const fast_figures *f)
+{
+    if (f->converged) return "converged (each median within 0.5%)";
+    switch (f->decided) {
+    case DECIDED_FAR_BELOW:
+        return "stopped early: far below a bar, more samples could not change the verdict";
+    case DECIDED_IMPOSSIBLE:
+        return "stopped early: far beyond what the GPU can do";
+    case DECIDED_STRAGGLE:
+        return "stopped early: work kept running far longer than allowed after the timed stream";
+    default:
+        return "NOT converged: the GPU may be busy or throttling";
+    }
 }
 
 static void text_bar(double fraction, char *buf, size_t size)
@@ -88,6 +95,7 @@ static void figures(const grade_ctx *g, const proto_call *timed,
     f->harness_straggle_ms = harness;
     f->samples = t->n_rounds;
     f->converged = t->converged;
+    f->decided = t->decided;
     f->speedup = f->baseline_ms / f->submission_ms;
     f->gbps = spec->fast.bytes(timed->c.dims) / (f->submission_ms * 1e6);
     f->copy_gbps = t->copy_bytes / (f->copy_ms * 1e6);
@@ -98,55 +106,93 @@ static void figures(const grade_ctx *g, const proto_call *timed,
                                                  : NAN;
 }
 
-/* One timing run, with the GPU to ourselves only while it uses it: the
- * runner starts and makes its inputs on the CPU while this grading waits
- * for the GPU (other gradings may be timing), then the clocks are read,
- * the runner is told to go (a byte on its stdin; its time limit counts
- * from then), and after it ended the clocks are read again and the GPU is
- * let go, before any judging. */
-static int run_timing_child(const grade_ctx *g, proto_call *calls, response *rsp,
-                            iso_result *ir, char *log_path, size_t log_size,
-                            gpu_clock *before, gpu_clock *after, stage_result *st)
+int fast_start(const grade_ctx *g, fast_runner *r)
 {
     const lab_spec *spec = g->spec;
-    char req_path[512], rsp_path[512];
-    snprintf(req_path, sizeof req_path, "%s/fast.req", g->scratch);
-    snprintf(rsp_path, sizeof rsp_path, "%s/fast.rsp", g->scratch);
-    snprintf(log_path, log_size, "%s/fast.log", g->scratch);
-    unlink(rsp_path);
-    unlink(log_path);
+    r->waiting = 0;
+    snprintf(r->req_path, sizeof r->req_path, "%s/fast.req", g->scratch);
+    snprintf(r->rsp_path, sizeof r->rsp_path, "%s/fast.rsp", g->scratch);
+    snprintf(r->log_path, sizeof r->log_path, "%s/fast.log", g->scratch);
+    unlink(r->rsp_path);
+    unlink(r->log_path);
+    make_timing_calls(g, 4000, r->calls);
     proto_request req;
     request_init(&req, g, MODE_TIMING, TIMING_CALLS);
     req.agreement = timed_agreement(spec);
-    if (write_request(req_path, &req, calls) != 0) return -1;
-    char *argv[] = {(char *)g->runner, req_path, rsp_path, NULL};
+    r->max_rounds = req.max_rounds;
+    if (write_request(r->req_path, &req, r->calls) != 0) return -1;
+    char *argv[] = {(char *)g->runner, r->req_path, r->rsp_path, NULL};
     iso_limits limits = {spec->time_limit_s.fast > 0 ? spec->time_limit_s.fast : 180,
                          iso_memory_limit(), 0, 0};
+    /* Both ways: the runner says when its inputs are made, we say go. */
     int go[2];
-    if (pipe(go) != 0) return -1;
-    iso_job job;
-    int started = iso_start_fed(&job, argv, log_path, &limits, go[0]);
+    if (socketpair(AF_UNIX, SOCK_STREAM, 0, go) != 0) return -1;
+    int started = iso_start_fed(&r->job, argv, r->log_path, &limits, go[0]);
     close(go[0]);
     if (started != 0) {
         close(go[1]);
         return -1;
     }
+    r->go = go[1];
+    r->waiting = 1;
+    /* Starting NVML takes a moment: not while holding the GPU. */
+    gpu_clock warm;
+    gpu_clock_read(g->device.pci_bus_id, &warm);
+    return 0;
+}
+
+void fast_abandon(fast_runner *r)
+{
+    if (!r->waiting) return;
+    close(r->go);
+    iso_cancel(&r->job, 1);
+    r->waiting = 0;
+}
+
+/* Until the runner has made its inputs (one byte on the socket) or ended
+ * (its end closed), at most the stage's time limit. */
+static void wait_until_prepared(const fast_runner *r, const lab_spec *spec)
+{
+    double limit_s = spec->time_limit_s.fast > 0 ? spec->time_limit_s.fast : 180;
+    struct pollfd ready = {r->go, POLLIN, 0};
+    char byte;
+    if (poll(&ready, 1, (int)(limit_s * 1000)) == 1 && read(r->go, &byte, 1) < 0) {
+        /* whatever happened, iso_wait will say how it ended */
+    }
+}
+
+/* One timing run, with the GPU to ourselves only while it uses it: the
+ * runner (started by fast_start) has made its inputs on the CPU while this
+ * grading waited for the GPU (other gradings may be timing), then the
+ * clocks are read, the runner is told to go (a byte on its stdin; its time
+ * limit counts from then), and after it ended the clocks are read again
+ * and the GPU is let go, before any judging. */
+static int run_timing_child(const grade_ctx *g, fast_runner *r, response *rsp, iso_result *ir,
+                            gpu_clock *before, gpu_clock *after, stage_result *st)
+{
+    const lab_spec *spec = g->spec;
+    if (!r->waiting && fast_start(g, r) != 0) return -1;
+    /* Only a runner ready to time takes the GPU from the others. */
+    double inputs = iso_now_s();
+    wait_until_prepared(r, spec);
+    report_add_time(st, "inputs", iso_now_s() - inputs);
     gpu_lock lock;
     double waited = g->gpu_lock_dir ? gpu_lock_wait(g->gpu_lock_dir, GPU_EXCLUSIVE, &lock) : 0;
     gpu_clock_read(g->device.pci_bus_id, before);
-    iso_restart_clock(&job);
+    iso_restart_clock(&r->job);
     /* A runner that already died leaves a closed pipe: no SIGPIPE for us. */
     void (*was)(int) = signal(SIGPIPE, SIG_IGN);
-    if (write(go[1], "g", 1) != 1) { /* it died; iso_wait says how */
+    if (write(r->go, "g", 1) != 1) { /* it died; iso_wait says how */
     }
     signal(SIGPIPE, was);
-    close(go[1]);
-    iso_wait(&job, 1, 0);
-    *ir = job.result;
+    close(r->go);
+    r->waiting = 0;
+    iso_wait(&r->job, 1, 0);
+    *ir = r->job.result;
     gpu_clock_read(g->device.pci_bus_id, after);
     if (g->gpu_lock_dir) gpu_lock_release(&lock);
     report_add_wait(st, waited); /* its seconds are counted by the caller */
-    response_read(rsp_path, spec, calls, TIMING_CALLS, req.max_rounds, rsp);
+    response_read(r->rsp_path, spec, r->calls, TIMING_CALLS, r->max_rounds, rsp);
     /* The runner's own clock splits its run: warm-up and samples, and the
      * rest (starting CUDA, uploading the inputs, the re-checks). */
     double timing_s = rsp->has_timing ? (rsp->timing.warmup_ms + rsp->timing.sampling_ms) / 1e3 : 0;
@@ -159,14 +205,14 @@ static int run_timing_child(const grade_ctx *g, proto_call *calls, response *rsp
 /* Run the timing child with the GPU's clocks read before and after; when
  * the GPU was throttled or shared, once more, then give up with
  * "unreliable timing" (the stage is then neither passed nor failed). */
-static int timed_on_a_quiet_gpu(const grade_ctx *g, proto_call *calls, response *rsp,
-                                iso_result *ir, char *log_path, size_t log_size,
-                                gpu_clock *before, gpu_clock *after, stage_result *st)
+static int timed_on_a_quiet_gpu(const grade_ctx *g, fast_runner *r, response *rsp,
+                                iso_result *ir, gpu_clock *before, gpu_clock *after,
+                                stage_result *st)
 {
     char why[256] = "";
     for (int attempt = 1; attempt <= 2; attempt++) {
         if (attempt > 1) response_free(rsp);
-        if (run_timing_child(g, calls, rsp, ir, log_path, log_size, before, after, st) != 0) {
+        if (run_timing_child(g, r, rsp, ir, before, after, st) != 0) {
             st->status = ST_ERROR;
             snprintf(st->summary, sizeof st->summary, "cannot run the timing in %s",
                      g->scratch);
@@ -318,7 +364,7 @@ static int physically_impossible(const lab_spec *spec, const fast_figures *f,
     /* Whatever the lab's roof, no call can move its bytes faster than the
      * memory can: that catches skipped work and work on another stream in
      * speedup-only labs too. */
-    if (f->gbps > PHYSICAL_SLACK * f->copy_gbps) {
+    if (f->gbps > FAST_PHYSICAL_SLACK * f->copy_gbps) {
         snprintf(what, sizeof what, "%.0f GB/s, while a copy moves %.0f GB/s", f->gbps,
                  f->copy_gbps);
         return impossible(st, what);
@@ -337,19 +383,14 @@ static int physically_impossible(const lab_spec *spec, const fast_figures *f,
     return 0;
 }
 
-void stage_fast(const grade_ctx *g, stage_result *st)
+void stage_fast(const grade_ctx *g, fast_runner *r, stage_result *st)
 {
     const lab_spec *spec = g->spec;
-    proto_call calls[TIMING_CALLS];
-    make_timing_calls(g, 4000, calls);
-
+    const proto_call *calls = r->calls;
     response rsp;
     iso_result ir;
-    char log_path[512];
     gpu_clock before, after;
-    if (!timed_on_a_quiet_gpu(g, calls, &rsp, &ir, log_path, sizeof log_path, &before, &after,
-                              st))
-        return;
+    if (!timed_on_a_quiet_gpu(g, r, &rsp, &ir, &before, &after, st)) return;
     if (response_malformed(&rsp, st) || sandbox_stopped(&rsp, st, "the timing")) {
         response_free(&rsp);
         return;
@@ -403,9 +444,7 @@ void stage_fast(const grade_ctx *g, stage_result *st)
               f->submission_ms, spec->fast.baseline ? spec->fast.baseline : "naive",
               f->baseline_ms);
     sb_printf(&st->details, "median of %d samples, %s; thresholds: %s\n", f->samples,
-              f->converged ? "converged (each median within 0.5%)"
-                           : "NOT converged: the GPU may be busy or throttling",
-              spec->fast.calibration ? spec->fast.calibration : "see the lab README");
+              sampling(f), spec->fast.calibration ? spec->fast.calibration : "see the lab README");
     sb_printf(&st->details, "all %d timed calls checked against the baseline on the same inputs: "
                             "every element written, largest difference %.2g of the output's "
                             "scale (allowed %.0e)\n",
@@ -415,7 +454,7 @@ void stage_fast(const grade_ctx *g, stage_result *st)
     gpu_clock_describe(&after, clock_after, sizeof clock_after);
     sb_printf(&st->details, "GPU before timing: %s; after: %s\n", clock_before, clock_after);
 
-    if (f->straggle_ms > fmax(STRAGGLE_MIN_MS, 0.5 * f->submission_ms)) {
+    if (f->straggle_ms > fmax(FAST_STRAGGLE_MIN_MS, 0.5 * f->submission_ms)) {
         st->status = ST_ERROR;
         snprintf(st->summary, sizeof st->summary,
                  "your code kept the GPU busy %.3f ms after the timed stream was done "
@@ -439,5 +478,11 @@ void stage_fast(const grade_ctx *g, stage_result *st)
         sb_printf(&st->details, "hint: %s\n",
                   hint_or(spec->hints.too_slow, "profile it (see the lab README) "
                                                 "and compare with the solution ladder"));
+    if (fast_enough && f->decided != DECIDED_NOT) { /* the runner's record was not its own */
+        st->status = ST_ERROR;
+        snprintf(st->summary, sizeof st->summary,
+                 "the timing stopped early for a failure its figures do not show");
+        return;
+    }
     check_resources(g, st);
 }

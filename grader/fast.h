@@ -3,8 +3,27 @@
 #define FAST_H
 
 #include "grade.h"
+#include "isolate.h"
+#include "requests.h"
 
-void stage_fast(const grade_ctx *g, stage_result *st);
+/* The fast stage's runner, started before work and right run: it makes its
+ * inputs on the CPU meanwhile (a second or more for the large labs), then
+ * waits on its stdin for the word to use the GPU. */
+typedef struct {
+    int waiting;  /* a runner was started and not yet told to go */
+    int go;       /* our end of its stdin */
+    iso_job job;
+    proto_call calls[TIMING_CALLS];
+    int max_rounds;
+    char req_path[512], rsp_path[512], log_path[512];
+} fast_runner;
+
+/* Starts the runner; 0 when it started. */
+int fast_start(const grade_ctx *g, fast_runner *r);
+/* Stops a runner that will not be needed (work or right failed). */
+void fast_abandon(fast_runner *r);
+/* The stage, with the runner fast_start made (r->waiting) or a new one. */
+void stage_fast(const grade_ctx *g, fast_runner *r, stage_result *st);
 /* The unit of the lab's fast.flops() rate: "GFLOP/s" unless it says. */
 const char *rate_unit(const lab_spec *spec);
 

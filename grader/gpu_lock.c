@@ -12,14 +12,17 @@
 
 #include "isolate.h"
 
-/* "gpu-0", "gpu-GPU-8a1f...", "gpu-all": the GPUs this grading may see,
- * with anything but letters, digits and dashes made an underscore. */
+/* "gpu-0", "gpu-GPU-8a1f...": the GPU a grading uses, which is the first
+ * of CUDA_VISIBLE_DEVICES, or GPU 0 when it is not set (so a class batch
+ * that sets CUDA_VISIBLE_DEVICES=0 and a grading that sets nothing take
+ * turns on the same lock); anything but letters, digits and dashes made
+ * an underscore. */
 static void lock_name(char *buf, size_t size)
 {
     const char *visible = getenv("CUDA_VISIBLE_DEVICES");
-    if (!visible || !*visible) visible = "all";
+    if (!visible || !*visible) visible = "0";
     size_t at = (size_t)snprintf(buf, size, "gpu-");
-    for (const char *c = visible; *c && at + 1 < size && at < 100; c++)
+    for (const char *c = visible; *c && *c != ',' && at + 1 < size && at < 100; c++)
         buf[at++] = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
                             (*c >= '0' && *c <= '9') || *c == '-'
                         ? *c

@@ -14,10 +14,10 @@
  * stream of checks cannot starve it.
  *
  * The locks are two files (flock) in a folder of the checkout, named after
- * the GPUs the grading may see (CUDA_VISIBLE_DEVICES, "all" when unset):
- * gradings that name one GPU differently, or run from another checkout, do
- * not see each other's locks; the fast stage's check for other processes
- * still catches them. A lock ends with the grader, however it ends; the
+ * the GPU the grading uses (the first of CUDA_VISIBLE_DEVICES, 0 when
+ * unset): gradings that name one GPU differently (an index and a UUID),
+ * or run from another checkout, do not see each other's locks; the fast
+ * stage's check for other processes still catches them. A lock ends with the grader, however it ends; the
  * runner and compute-sanitizer never hold it (the files close on exec).
  */
 #ifndef GPU_LOCK_H

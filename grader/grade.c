@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "build.h"
+#include "device.h"
 #include "fast.h"
 #include "grade.h"
 #include "gpu_lock.h"
@@ -37,7 +38,7 @@ typedef struct {
     uint64_t seed;
     long mem_limit_mb;
     iso_limits build;
-    int keep, ladder, emulate, build_only, lab_info;
+    int keep, ladder, quick, emulate, build_only, lab_info;
 } options;
 
 static void usage(void)
@@ -45,7 +46,7 @@ static void usage(void)
     fprintf(stderr,
             "usage: grade --lab NN [--submission FILE] [--stage work|right|fast]\n"
             "       grade --lab NN --lab-info   (the lab's id, title, entry point and student file)\n"
-            "             [--results FILE.json] [--seed N] [--keep] [--ladder] [--emulate]\n"
+            "             [--results FILE.json] [--seed N] [--keep] [--ladder [--quick]] [--emulate]\n"
             "             [--mem-limit-mb N] [--instructor-seed-file FILE]\n"
             "             [--build-limits SECONDS,MB,FILE_MB,LOG_KB]\n"
             "             --root DIR --nvcc NVCC --arch SM --include DIR\n"
@@ -53,7 +54,8 @@ static void usage(void)
             "Normally run through make: make grade LAB=01 [SUBMISSION=...] "
             "[STAGE=...] [RESULTS=...]\n"
             "--ladder checks and times every rung of solutions/NN-name/ladder.cu\n"
-            "(make ladder LAB=NN).\n"
+            "(make ladder LAB=NN); with --quick it samples less (for tests, which\n"
+            "prove every rung right, not its exact figures).\n"
             "--mem-limit-mb stops a submission's process above N MB of host memory.\n"
             "--build-only builds the submission for the GPU (or with --emulate, the\n"
             "CPU) and checks its rules, running nothing: no GPU needed.\n"
@@ -91,6 +93,7 @@ static int parse_options(int argc, char **argv, options *o)
                          : NULL;
         if (!strcmp(a, "--keep")) { o->keep = 1; continue; }
         if (!strcmp(a, "--ladder")) { o->ladder = 1; continue; }
+        if (!strcmp(a, "--quick")) { o->quick = 1; continue; }
         if (!strcmp(a, "--emulate")) { o->emulate = 1; continue; }
         if (!strcmp(a, "--build-only")) { o->build_only = 1; continue; }
         if (!strcmp(a, "--lab-info")) { o->lab_info = 1; continue; }
@@ -129,6 +132,11 @@ static int parse_options(int argc, char **argv, options *o)
         i++;
     }
     if (!o->lab) { fprintf(stderr, "grade: which lab? --lab NN\n"); return -1; }
+    if (o->quick && !o->ladder) {
+        fprintf(stderr, "grade: --quick is for a ladder (--ladder); the fast stage always "
+                        "samples in full\n");
+        return -1;
+    }
     if (o->lab_info) return 0;
     if (!o->include_dir || !o->objects_dir || !o->probe) {
         fprintf(stderr, "grade: --include, --objects and --probe are required\n");
@@ -170,45 +178,6 @@ static int stage_index(const char *name)
     for (int i = 0; i < N_STAGES; i++)
         if (!strcmp(name, names[i])) return i;
     return -1;
-}
-
-/* Ask the trusted probe what GPU there is; it runs in a child so the
- * grader never holds a CUDA context. */
-static void probe_device(const char *probe, const char *scratch, device_info *d)
-{
-    memset(d, 0, sizeof *d);
-    char log[512];
-    snprintf(log, sizeof log, "%s/probe.log", scratch);
-    char *argv[] = {(char *)probe, NULL};
-    iso_result ir;
-    if (iso_run(argv, log, 60, &ir) != 0 || !ir.started) {
-        snprintf(d->error, sizeof d->error, "cannot run %s", probe);
-        return;
-    }
-    FILE *f = fopen(log, "r");
-    char line[512];
-    while (f && fgets(line, sizeof line, f)) {
-        line[strcspn(line, "\n")] = 0;
-        char *v = strchr(line, '=');
-        if (!v) continue;
-        *v++ = 0;
-        if (!strcmp(line, "status")) d->ok = !strcmp(v, "ok");
-        else if (!strcmp(line, "error")) snprintf(d->error, sizeof d->error, "%s", v);
-        else if (!strcmp(line, "name")) snprintf(d->name, sizeof d->name, "%s", v);
-        else if (!strcmp(line, "cc")) snprintf(d->cc, sizeof d->cc, "%s", v);
-        else if (!strcmp(line, "driver")) snprintf(d->driver, sizeof d->driver, "%s", v);
-        else if (!strcmp(line, "runtime")) snprintf(d->runtime, sizeof d->runtime, "%s", v);
-        else if (!strcmp(line, "pci_bus_id")) snprintf(d->pci_bus_id, sizeof d->pci_bus_id, "%s", v);
-        else if (!strcmp(line, "sm_count")) d->sm_count = atoi(v);
-        else if (!strcmp(line, "clock_mhz")) d->clock_mhz = atoi(v);
-        else if (!strcmp(line, "mem_clock_mhz")) d->mem_clock_mhz = atoi(v);
-        else if (!strcmp(line, "l2_bytes")) d->l2_bytes = atoll(v);
-        else if (!strcmp(line, "mem_bytes")) d->mem_bytes = atoll(v);
-        else if (!strcmp(line, "regs_per_sm")) d->regs_per_sm = atoi(v);
-        else if (!strcmp(line, "max_warps_per_sm")) d->max_warps_per_sm = atoi(v);
-    }
-    if (f) fclose(f);
-    if (!d->ok && !d->error[0]) snprintf(d->error, sizeof d->error, "the probe failed");
 }
 
 /* compute-sanitizer from $COMPUTE_SANITIZER, beside nvcc, or on the PATH. */
@@ -353,25 +322,24 @@ int main(int argc, char **argv)
     st[STAGE_FAST].name = "fast";
     skip_rest(st, last + 1, N_STAGES, "not requested");
 
-    double step = iso_now_s();
-    gpu_lock gpu;
-    gpu_lock_wait(o.objects_dir, GPU_SHARED, &gpu);
-    probe_device(o.probe, scratch, &g.device);
-    gpu_lock_release(&gpu);
-    g.probe_seconds = iso_now_s() - step;
-    /* Without a GPU, work and right run on the CPU; EMU=1 asks for that
-     * even with one. */
+    /* What GPU there is (device.h): with a driver installed, asked while
+     * the build for the GPU runs. Without a GPU, work and right run on the
+     * CPU; EMU=1 asks for that even with one, and never touches the GPU. */
     int can_emulate = o.emu_dir && o.emu_objects_dir;
-    g.emulated = can_emulate && (o.emulate || (!g.device.ok && !o.build_only));
     if (o.emulate && !can_emulate) {
         fprintf(stderr, "grade: --emulate needs --emu and --emu-objects\n");
         return finish(&o, &g, st, EXIT_USAGE);
     }
-    if (o.ladder && g.emulated) {
-        printf("a ladder is timed, so it needs a GPU%s%s\n", g.device.ok ? "" : ": ",
-               g.device.ok ? "" : g.device.error);
-        return finish(&o, &g, st, EXIT_NO_GPU);
+    device_probe asking = {.pid = -1};
+    int probe_beside_build = 0;
+    if (o.emulate) {
+        snprintf(g.device.error, sizeof g.device.error, "EMU=1");
+    } else {
+        device_probe_start(&asking, o.probe, scratch, o.objects_dir);
+        probe_beside_build = device_driver_present();
+        if (!probe_beside_build) g.probe_seconds = device_probe_finish(&asking, &g.device);
     }
+    g.emulated = o.emulate || (!probe_beside_build && can_emulate && !g.device.ok && !o.build_only);
 
     char objects[512], runner[512], sanitizer[512];
     snprintf(objects, sizeof objects, "%s/%s", o.objects_dir, g.spec->id);
@@ -388,9 +356,26 @@ int main(int argc, char **argv)
     build_config b = {o.nvcc, o.arch, o.include_dir, objects, o.emu_dir, emu_objects,
                       o.ladder ? source_dir : NULL, o.ladder ? grader_dir : NULL, o.build};
     char *build_log = NULL;
-    step = iso_now_s();
+    double step = iso_now_s();
     int built = build_runner(&b, &g, runner, sizeof runner, &build_log);
     g.build_seconds = iso_now_s() - step;
+    if (probe_beside_build) {
+        g.probe_seconds = device_probe_finish(&asking, &g.device);
+        if (!g.device.ok && can_emulate && !o.build_only) { /* a driver, but no GPU */
+            g.emulated = 1;
+            free(build_log);
+            build_log = NULL;
+            step = iso_now_s();
+            built = build_runner(&b, &g, runner, sizeof runner, &build_log);
+            g.build_seconds += iso_now_s() - step;
+        }
+    }
+    if (o.ladder && g.emulated) {
+        printf("a ladder is timed, so it needs a GPU%s%s\n", o.emulate ? "" : ": ",
+               o.emulate ? "" : g.device.error);
+        free(build_log);
+        return finish(&o, &g, st, EXIT_NO_GPU);
+    }
     if (built == BUILD_REJECTED || built == BUILD_LIMITED) {
         report_header(&g);
         st[STAGE_WORK].status = ST_ERROR;
@@ -457,9 +442,10 @@ int main(int argc, char **argv)
         return finish(&o, &g, st, EXIT_NO_GPU);
     }
 
+    gpu_lock gpu;
     if (o.ladder) {
         gpu_lock_wait(o.objects_dir, GPU_EXCLUSIVE, &gpu);
-        int code = run_ladder_report(&g, o.results);
+        int code = run_ladder_report(&g, o.results, o.quick);
         gpu_lock_release(&gpu);
         o.results = NULL; /* the ladder wrote its own JSON */
         return finish(&o, &g, st, code);
@@ -468,6 +454,10 @@ int main(int argc, char **argv)
     static const char *const gate[N_STAGES] = {
         "", "skipped (make it work first)", "skipped (make it right first)"};
     int code = EXIT_PASSED, needed_gpu = 0;
+    /* fast's runner makes its large inputs on the CPU while work and right
+     * run; it touches the GPU only when told to, after they passed. */
+    fast_runner fast = {0};
+    if (last == STAGE_FAST && !g.emulated) fast_start(&g, &fast);
     for (int i = 0; i <= last; i++) {
         if (code != EXIT_PASSED) {
             skip_rest(st, i, i + 1, gate[i]);
@@ -484,7 +474,7 @@ int main(int argc, char **argv)
                 report_add_wait(&st[STAGE_WORK], waited);
             } else if (i == STAGE_FAST) {
                 step = iso_now_s();
-                stage_fast(&g, &st[i]);
+                stage_fast(&g, &fast, &st[i]);
                 st[i].seconds = iso_now_s() - step;
             }
             if (st[i].status != ST_PASS)
@@ -497,6 +487,7 @@ int main(int argc, char **argv)
         }
         report_stage(&st[i]);
     }
+    fast_abandon(&fast);
     if (code == EXIT_PASSED && needed_gpu) {
         printf("verdict: the stages that could run passed; fast needs a GPU\n");
         return finish(&o, &g, st, EXIT_NO_GPU);

@@ -26,7 +26,7 @@ extern "C" {
 
 enum {
     PROTO_MAGIC = 0x4c414231u, /* "LAB1" */
-    PROTO_VERSION = 3, /* 3: timed calls are checked; buffers have a layout */
+    PROTO_VERSION = 4, /* 4: a timing may stop once decided; 3: timed calls checked */
     PROTO_NAME_LEN = 64
 };
 
@@ -180,8 +180,19 @@ typedef struct {
     double worst_ratio;           /* largest |got - expected| / (|expected| + rms), any round */
 } proto_timed_check;
 
+/* Why a timing stopped before its medians converged: more samples could
+ * not change the verdict (fast_rules.h). */
+typedef enum {
+    DECIDED_NOT = 0,
+    DECIDED_WRONG,      /* a timed call was wrong or changed the inputs */
+    DECIDED_FAR_BELOW,  /* far below a bar */
+    DECIDED_IMPOSSIBLE, /* far beyond what the GPU can do */
+    DECIDED_STRAGGLE,   /* work left running far longer than allowed */
+} proto_decided;
+
 typedef struct {
-    int32_t n_items, n_rounds, converged, pad;
+    int32_t n_items, n_rounds, converged;
+    int32_t decided; /* proto_decided */
     char item_names[PROTO_MAX_ITEMS][PROTO_NAME_LEN];
     double copy_bytes;   /* bytes moved (read + write) by one copy sample */
     double warmup_ms;

@@ -33,8 +33,8 @@ void report_header(const grade_ctx *g)
     const device_info *d = &g->device;
     printf("lab %s (%s): %s\n", g->spec->id, g->spec->title, g->submission);
     if (g->emulated)
-        printf("emulated on the CPU (%s): work and right only; seed %llu\n",
-               d->ok ? "EMU=1" : d->error, (unsigned long long)g->public_seed);
+        printf("emulated on the CPU (%s): work and right only; seed %llu\n", d->error,
+               (unsigned long long)g->public_seed);
     else if (d->ok)
         printf("%s, compute capability %s, %d SMs, %d MHz, memory %d MHz, driver %s, "
                "runtime %s; seed %llu\n",
@@ -101,8 +101,11 @@ static void json_field(FILE *f, const char *key, double v)
 
 static void json_fast(FILE *f, const fast_figures *x)
 {
+    static const char *const decided[] = {"", "wrong", "far_below", "impossible", "straggle"};
     fprintf(f, ", \"fast\": {\"samples\": %d, \"converged\": %s", x->samples,
             x->converged ? "true" : "false");
+    if (x->decided > 0 && x->decided < (int)(sizeof decided / sizeof *decided))
+        fprintf(f, ", \"stopped_early\": \"%s\"", decided[x->decided]);
     json_field(f, "baseline_ms", x->baseline_ms);
     json_field(f, "submission_ms", x->submission_ms);
     json_field(f, "copy_ms", x->copy_ms);

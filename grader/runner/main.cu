@@ -89,13 +89,15 @@ int main(int argc, char **argv)
         if (req.n_calls != want) rsp_fatal("this mode needs %d calls, got %d", want, req.n_calls);
     }
     /* The fast stage: make the inputs while another grading may still be
-     * timing, touching no GPU, then wait for the parent's word (one byte
-     * on stdin, or its end) that the GPU is ours. Run by hand, give it
-     * </dev/null. */
+     * timing, touching no GPU, say so (one byte back on stdin, a socket),
+     * then wait for the parent's word (one byte on stdin, or its end) that
+     * the GPU is ours. Run by hand, give it </dev/null. */
     timing_buffers prepared;
     if (req.mode == MODE_TIMING) {
         timing_prepare(&prepared, calls);
-        char go;
+        char ready = 'r', go;
+        if (write(STDIN_FILENO, &ready, 1) != 1) { /* not a socket: run by hand */
+        }
         while (read(STDIN_FILENO, &go, 1) < 0 && errno == EINTR) {
         }
     }

@@ -118,6 +118,8 @@ void verify_after_baseline(verifier *v);
  * the inputs against the fingerprint. */
 void verify_after_submission(verifier *v, const buffer_set *submission,
                              const buffer_set *baseline, int round);
+/* 1 once a timed call was wrong or changed the inputs. */
+int verify_failed(const verifier *v);
 void verify_close(verifier *v, proto_timed_check *out);
 
 /* Exchange the k-th pair of elements (grader/swaps.h, seed) in every input

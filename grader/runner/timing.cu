@@ -15,10 +15,12 @@
  * places (lab_spec.fast.spike): a call that estimates the sum from part of
  * the input misses one of them.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "runner.h"
+#include "../fast_rules.h"
 #include "../stats.h"
 
 /* 512 MiB read and 512 MiB written: large enough to reach the asymptotic
@@ -110,8 +112,45 @@ static double peak_flops(void)
     return (double)sms * khz * 1e3 * 2.0 * fp32_lanes_per_sm(major, minor);
 }
 
-/* Warm up, then sample rounds until every median has converged or a cap is
- * reached; write one REC_TIMING record. */
+/* The fast stage's verdict, once it cannot change (fast_rules.h): after
+ * `rounds` rounds of baseline, submission, copy [, vendor], a failure by a
+ * wide margin, or DECIDED_NOT. Only ever a failure: a submission that may
+ * pass is sampled in full. */
+static proto_decided decided(const timing_env *env, const double *const *series,
+                             const double *straggles, int max_rounds, int n_items, int rounds)
+{
+    if (rounds < FAST_DECIDE_ROUNDS) return DECIDED_NOT;
+    if (verify_failed(env->check)) return DECIDED_WRONG;
+    const lab_spec *spec = LAB_DEVICE.spec;
+    const double margin = FAST_DECIDE_MARGIN;
+    double med[PROTO_MAX_ITEMS], straggle[PROTO_MAX_ITEMS];
+    for (int i = 0; i < n_items; i++) {
+        med[i] = stats_median(series[i], (size_t)rounds);
+        straggle[i] = stats_median(straggles + (size_t)i * max_rounds, (size_t)rounds);
+    }
+    double base = med[0], mine = med[1], copy = med[2];
+    double speedup = base / mine;
+    double gbps = spec->fast.bytes(env->dims) / (mine * 1e6);
+    double copy_gbps = 2.0 * (double)COPY_HALF_BYTES / (copy * 1e6);
+    double harness = straggle[0];
+    for (int i = 2; i < n_items; i++) harness = fmin(harness, straggle[i]);
+    if (gbps > margin * FAST_PHYSICAL_SLACK * copy_gbps ||
+        (spec->fast.max_speedup > 0 && speedup > margin * spec->fast.max_speedup))
+        return DECIDED_IMPOSSIBLE;
+    if (straggle[1] - harness > margin * fmax(FAST_STRAGGLE_MIN_MS, 0.5 * mine))
+        return DECIDED_STRAGGLE;
+    double roof = spec->fast.roof == ROOF_COPY                   ? gbps / copy_gbps
+                  : spec->fast.roof == ROOF_VENDOR && n_items > 3 ? med[3] / mine
+                                                                  : INFINITY;
+    if (speedup * margin < spec->fast.min_speedup ||
+        (spec->fast.roof != ROOF_NONE && roof * margin < spec->fast.min_roofline))
+        return DECIDED_FAR_BELOW;
+    return DECIDED_NOT;
+}
+
+/* Warm up, then sample rounds until every median has converged, the
+ * verdict is decided (MODE_TIMING) or a cap is reached; write one
+ * REC_TIMING record. */
 static void time_items(const proto_request *req, timing_env *env,
                        const timed_item *items, int n_items)
 {
@@ -131,10 +170,12 @@ static void time_items(const proto_request *req, timing_env *env,
     for (int i = 0; i < n_items; i++) series[i] = samples + (size_t)i * max_rounds;
 
     int rounds = 0, converged = 0;
+    proto_decided verdict = DECIDED_NOT;
     double spike = LAB_DEVICE.spec->fast.spike;
     size_t spiked[2] = {0, 0};
     double s0 = runner_now_ms();
-    while (rounds < max_rounds && !converged && runner_now_ms() - s0 < req->max_seconds * 1e3) {
+    while (rounds < max_rounds && !converged && verdict == DECIDED_NOT &&
+           runner_now_ms() - s0 < req->max_seconds * 1e3) {
         buffers_unspike(env->inputs, spiked);
         buffers_swap(env->inputs, env->swap_seed, (uint64_t)rounds);
         if (spike != 0)
@@ -150,6 +191,8 @@ static void time_items(const proto_request *req, timing_env *env,
         rounds++;
         converged = stats_converged(series, n_items, (size_t)rounds,
                                     (size_t)req->min_rounds, req->target_rse);
+        if (env->check && !converged)
+            verdict = decided(env, series, straggles, max_rounds, n_items, rounds);
     }
     buffers_unspike(env->inputs, spiked);
 
@@ -158,6 +201,7 @@ static void time_items(const proto_request *req, timing_env *env,
     t.n_items = n_items;
     t.n_rounds = rounds;
     t.converged = converged;
+    t.decided = verdict;
     for (int i = 0; i < n_items; i++)
         snprintf(t.item_names[i], PROTO_NAME_LEN, "%s", items[i].name);
     t.copy_bytes = 2.0 * (double)COPY_HALF_BYTES;

@@ -154,6 +154,32 @@ static void other_gpus_do_not_wait(void)
     CHECK(got >= 0 && got < 1.0);
 }
 
+/* A class batch sets CUDA_VISIBLE_DEVICES=0 (or "0,1": it uses the first);
+ * a grading started by hand sets nothing and uses GPU 0 too: one lock. */
+static void unset_and_first_of_a_list_mean_the_same_gpu(void)
+{
+    fresh_dir();
+    CHECK(dir[0]);
+    setenv("CUDA_VISIBLE_DEVICES", "0,1", 1);
+    gpu_lock mine;
+    char why[256];
+    int took = gpu_lock_take(dir, GPU_EXCLUSIVE, &mine, why, sizeof why);
+    unsetenv("CUDA_VISIBLE_DEVICES");
+    int p[2];
+    int piped = pipe(p) == 0;
+    double t0 = iso_now_s();
+    pid_t other = piped ? taker(GPU_SHARED, 0, 0, t0, p[1], mine.fd) : -1;
+    if (piped) close(p[1]);
+    usleep(400000);
+    gpu_lock_release(&mine);
+    double got = piped ? read_time(p[0]) : -1;
+    int clean = other > 0 && reaped_cleanly(other);
+    if (piped) close(p[0]);
+    remove_dir();
+    CHECK(took == 0 && clean);
+    CHECK(got >= 0.35); /* it waited for our release */
+}
+
 static void a_folder_that_is_not_there_is_said(void)
 {
     gpu_lock l;
@@ -169,6 +195,7 @@ const unit_test gpu_lock_tests[] = {
     TEST(timing_waits_for_every_check),
     TEST(a_waiting_timer_goes_before_later_checks),
     TEST(other_gpus_do_not_wait),
+    TEST(unset_and_first_of_a_list_mean_the_same_gpu),
     TEST(a_folder_that_is_not_there_is_said),
 };
 const int gpu_lock_tests_count = sizeof gpu_lock_tests / sizeof gpu_lock_tests[0];

@@ -1,8 +1,9 @@
 /* WRONG ON PURPOSE: right, but one thread does the whole loop, like the CPU
  * version: no atomics, no race, and one load at a time on a GPU built for
  * hundreds of thousands. Far below the roof (and slower than the naive
- * baseline).
- * Must first fail the fast stage. */
+ * baseline). So far below that the timing stops after a few rounds.
+ * Must first fail the fast stage.
+ * REPORT-SAYS: stopped early: far below a bar */
 #include <cuda_runtime.h>
 
 __global__ void dot_kernel(const float *x, const float *y, int n, float *result)

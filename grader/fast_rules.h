@@ -1,0 +1,33 @@
+/* fast_rules.h - the fast stage's fixed rules, in one place for the judge
+ * (fast.c), which applies them to the medians, and for the runner's timing
+ * loop (runner/timing.cu), which stops sampling early once they have
+ * decided the verdict by a wide margin.
+ *
+ * The lab's own bars (min_speedup, min_roofline, max_speedup) live in its
+ * spec; these are the engine's.
+ */
+#ifndef FAST_RULES_H
+#define FAST_RULES_H
+
+/* A kernel may beat cudaMemcpy by a little; beating it by more than this
+ * means work was skipped, cached or hidden on another stream. */
+#define FAST_PHYSICAL_SLACK 1.10
+
+/* After the grader's stream finished a sample, waiting for the whole GPU
+ * takes the time to let go of the grader's hold on the default stream (a
+ * few microseconds; the trusted items, baseline, copy and vendor, show
+ * it). Beyond the quickest of them by more than this, and by more than
+ * half the timed call itself, means the call left work running on a
+ * stream the events never saw. */
+#define FAST_STRAGGLE_MIN_MS 0.05
+
+/* Stopping early. Sampling goes on until every median is precise (the
+ * stopping rule in stats.h) unless, after at least FAST_DECIDE_ROUNDS
+ * rounds, the verdict is a failure whatever more samples could show: a
+ * timed call was wrong, or the medians miss a bar (or pass a physical
+ * limit, or straggle) by FAST_DECIDE_MARGIN times. A submission that may
+ * pass is always sampled in full. */
+#define FAST_DECIDE_ROUNDS 3
+#define FAST_DECIDE_MARGIN 3.0
+
+#endif
