@@ -25,6 +25,11 @@ void device_probe_start(device_probe *p, const char *probe, const char *scratch,
     snprintf(p->probe, sizeof p->probe, "%s", probe);
     fflush(NULL);
     p->pid = fork();
+    if (p->pid > 0 && iso_spare(p->pid) != 0) { /* never: nothing else runs yet */
+        kill(p->pid, SIGKILL);
+        waitpid(p->pid, NULL, 0);
+        p->pid = -1;
+    }
     if (p->pid != 0) return; /* -1: device_probe_finish says the probe failed */
     /* The child, which ends with the grader: the probe's CUDA context
      * counts as a check of the GPU. */
@@ -45,6 +50,7 @@ double device_probe_finish(device_probe *p, device_info *d)
     int status = 0;
     int ran = p->pid > 0 && waitpid(p->pid, &status, 0) == p->pid && WIFEXITED(status) &&
               WEXITSTATUS(status) == 0;
+    if (p->pid > 0) iso_unspare(p->pid);
     p->pid = -1;
     FILE *f = ran ? fopen(p->log, "r") : NULL;
     char line[512];

@@ -53,6 +53,16 @@ static int iso_is_running(pid_t pid)
     return 0;
 }
 
+int iso_spare(int pid)
+{
+    return iso_register((pid_t)pid);
+}
+
+void iso_unspare(int pid)
+{
+    iso_unregister((pid_t)pid);
+}
+
 static long iso_memory_limit_mb;
 
 void iso_set_memory_limit_mb(long mb)

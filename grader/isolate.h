@@ -71,6 +71,11 @@ void iso_wait(iso_job *jobs, int n, int which);
  * read. */
 void iso_cancel(iso_job *jobs, int n);
 
+/* A child the grader forked for itself (not a job): the orphan hunt
+ * spares it until iso_unspare, before it is reaped. 0 when registered. */
+int iso_spare(int pid);
+void iso_unspare(int pid);
+
 /* Run argv[0] (searched in PATH) with stdout and stderr appended to
  * log_path and stdin from /dev/null. Returns 0 when the child could be run
  * at all, whatever it then did. */

@@ -11,6 +11,7 @@ SUITE(compare_tests)
 SUITE(stats_tests)
 SUITE(isolate_tests)
 SUITE(gpu_lock_tests)
+SUITE(device_tests)
 SUITE(text_tests)
 SUITE(spec_tests)
 SUITE(judge_tests)
@@ -47,6 +48,7 @@ int main(void)
     failed += run(report_tests, report_tests_count);
     failed += run(isolate_tests, isolate_tests_count);
     failed += run(gpu_lock_tests, gpu_lock_tests_count);
+    failed += run(device_tests, device_tests_count);
     failed += run(text_tests, text_tests_count);
     failed += run(spec_tests, spec_tests_count);
     failed += run(judge_tests, judge_tests_count);
