@@ -396,7 +396,7 @@ export -f instructor_seed_of
 # A file that must be caught by one check in particular says so on a line
 # "REPORT-SAYS: <text>", which its report must contain.
 report_says() {
-    grep -m 1 -o 'REPORT-SAYS: .*' "$1" | cut -d' ' -f2-
+    grep -m 1 -o 'REPORT-SAYS: .*' "$1" | cut -d' ' -f2- | sed 's| *\*/ *$||'
 }
 export -f report_says
 

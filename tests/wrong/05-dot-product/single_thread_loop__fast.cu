@@ -3,7 +3,8 @@
  * hundreds of thousands. Far below the roof (and slower than the naive
  * baseline). So far below that the timing stops after a few rounds.
  * Must first fail the fast stage.
- * REPORT-SAYS: stopped early: far below a bar */
+ * REPORT-SAYS: stopped early: far below a bar
+ */
 #include <cuda_runtime.h>
 
 __global__ void dot_kernel(const float *x, const float *y, int n, float *result)
