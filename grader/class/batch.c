@@ -428,7 +428,7 @@ static int bat_prepare(bat_state *b)
         b->first = i * k < b->n_entries ? i * k : b->n_entries;
         b->last = b->first + k < b->n_entries ? b->first + k : b->n_entries;
     }
-    if (mkdir(b->o.out, 0755) != 0 && errno != EEXIST) {
+    if (sto_make_dir(b->o.out) != 0) {
         fprintf(stderr, "class: cannot make %s: %s\n", b->o.out, strerror(errno));
         return -1;
     }

@@ -113,7 +113,11 @@ int merge_main(int argc, char **argv)
     }
     if (bad_total) fprintf(stderr, "class merge: %d unreadable line(s) skipped\n", bad_total);
     sto_sort(&merged);
-    mkdir(out, 0755);
+    if (sto_make_dir(out) != 0) {
+        fprintf(stderr, "class merge: cannot make %s: %s\n", out, strerror(errno));
+        sto_free(&merged);
+        return CLS_EXIT_USAGE;
+    }
     snprintf(path, sizeof path, "%s/students", out);
     mkdir(path, 0755);
     int rc = merge_write_jsonl(out, &merged);

@@ -21,6 +21,7 @@
 #include "entries.h"
 #include "escape.h"
 #include "opts.h"
+#include "store.h"
 
 typedef struct {
     const char *lab, *submissions, *out, *root, *grader_cmd, *course, *time, *partition, *account,
@@ -167,7 +168,7 @@ int slurm_main(int argc, char **argv)
     if (slurm_abs(o.root, root, "--root") || slurm_abs(o.submissions, subs, "--submissions") ||
         (o.course && slurm_abs(o.course, course, "--course")))
         return CLS_EXIT_USAGE;
-    if (mkdir(o.out, 0755) != 0 && errno != EEXIST) {
+    if (sto_make_dir(o.out) != 0) {
         fprintf(stderr, "class slurm: cannot make %s: %s\n", o.out, strerror(errno));
         return CLS_EXIT_USAGE;
     }

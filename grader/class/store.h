@@ -37,4 +37,8 @@ int sto_load_any(const char *from, const char *student, sto_set *set, char *err,
 int sto_open_append(const char *path, char *err, size_t err_size);
 int sto_append(int fd, const sr_result *r);
 
+/* A folder and any of its parents that are missing (mkdir -p); 0 when it is
+ * a folder afterwards, else -1 with errno. */
+int sto_make_dir(const char *path);
+
 #endif

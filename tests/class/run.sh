@@ -189,6 +189,12 @@ batch_tests() {
         grep -q '"counts": {"students": 10, "pass": 1, "fail": 2, "incomplete": 1, "missing": 1, "error": 5}' "$o/summary.json"
     check batch/progress_line "no progress line with done/total, pass counts and time left" \
         grep -qE '^class: 10/10 \| passed: work [0-9]+ right [0-9]+ fast [0-9]+ \| [0-9:]+ elapsed, ~[0-9:?]+ left' "$T/batch/run1.log"
+    # An output folder whose parents are missing is made, as mkdir -p would.
+    local deep=$T/batch/not/yet/there
+    env -u CUDA_VISIBLE_DEVICES "$CLASS" batch --lab 01 --submissions "$s" --out "$deep" --grader-cmd "$STUB" \
+        --jobs 3 --gpus none --timeout 2 >"$T/batch/deep.log" 2>&1
+    check batch/out_parents_made "no results in $deep: $(tail -n 1 "$T/batch/deep.log")" \
+        test "$(lines "$deep/results.jsonl")" = 10
     # Retry the errors: only they run again, and the hang is gone now.
     : >"$STUB_LOG"
     rm -rf "$STUB_LOCKS" && mkdir -p "$STUB_LOCKS"
