@@ -84,7 +84,7 @@ $(OBJ)/lab_registry.o: $(REGISTRY) grader/lab_spec.h
 # Linked beside and renamed into place: a grading running meanwhile keeps
 # the program it started with, and never execs half a file.
 $(BUILD)/grade: $(GRADE_OBJS)
-	$(CC) $(CFLAGS) -o $@.tmp $^ -lm && mv -f $@.tmp $@
+	$(CC) $(CFLAGS) -o $@.tmp $^ -lm -pthread && mv -f $@.tmp $@
 
 $(BUILD)/probe: grader/probe.c
 	@mkdir -p $(dir $@)

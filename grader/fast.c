@@ -135,6 +135,9 @@ int fast_start(const grade_ctx *g, fast_runner *r)
     }
     r->go = go[1];
     r->waiting = 1;
+    /* The CPU computes the re-checks' answers while the GPU is busy. */
+    for (int i = 1; i < TIMING_CALLS; i++)
+        if (!r->ahead[i]) r->ahead[i] = judge_ahead_start(spec, &r->calls[i]);
     /* Starting NVML takes a moment: not while holding the GPU. */
     gpu_clock warm;
     gpu_clock_read(g->device.pci_bus_id, &warm);
@@ -143,6 +146,10 @@ int fast_start(const grade_ctx *g, fast_runner *r)
 
 void fast_abandon(fast_runner *r)
 {
+    for (int i = 0; i < TIMING_CALLS; i++) {
+        judge_ahead_free(r->ahead[i]);
+        r->ahead[i] = NULL;
+    }
     if (!r->waiting) return;
     close(r->go);
     iso_cancel(&r->job, 1);
@@ -263,12 +270,13 @@ static void check_resources(const grade_ctx *g, stage_result *st)
 /* The two checked calls after timing (make_timing_calls): fresh inputs,
  * then the same inputs with a few elements exchanged, on the same buffers.
  * The second catches an answer remembered from the first. */
-static int rechecks_pass(const grade_ctx *g, const proto_call *calls, const response *rsp,
+static int rechecks_pass(const grade_ctx *g, const fast_runner *r, const response *rsp,
                          const iso_result *ir, stage_result *st)
 {
     static const char *what[TIMING_CALLS] = {
         NULL, "on fresh inputs after timing",
         "after a few input elements were exchanged"};
+    const proto_call *calls = r->calls;
     for (int i = 1; i < TIMING_CALLS; i++) {
         const call_record *rec = &rsp->calls[i];
         if (!rec->finished) {
@@ -279,7 +287,7 @@ static int rechecks_pass(const grade_ctx *g, const proto_call *calls, const resp
                      what[i], how);
             return 0;
         }
-        if (!judge_call(g, &calls[i], rec, i, st)) {
+        if (!judge_call_ahead(g, &calls[i], rec, i, r->ahead[i], st)) {
             char first[sizeof st->summary];
             snprintf(first, sizeof first, "%s", st->summary);
             snprintf(st->summary, sizeof st->summary, "wrong %s: %s", what[i], first);
@@ -409,7 +417,7 @@ void stage_fast(const grade_ctx *g, fast_runner *r, stage_result *st)
     }
     /* Correctness first: a fast wrong answer is not fast. */
     double judging = iso_now_s();
-    int right = timed_calls_right(g, &rsp.timing, st) && rechecks_pass(g, calls, &rsp, &ir, st);
+    int right = timed_calls_right(g, &rsp.timing, st) && rechecks_pass(g, r, &rsp, &ir, st);
     report_add_time(st, "checks", iso_now_s() - judging);
     if (!right) {
         response_free(&rsp);

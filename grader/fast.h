@@ -4,6 +4,7 @@
 
 #include "grade.h"
 #include "isolate.h"
+#include "judge.h"
 #include "requests.h"
 
 /* The fast stage's runner, started before work and right run: it makes its
@@ -14,13 +15,15 @@ typedef struct {
     int go;       /* our end of its stdin */
     iso_job job;
     proto_call calls[TIMING_CALLS];
+    judge_ahead *ahead[TIMING_CALLS]; /* the re-checks' answers, computed meanwhile */
     int max_rounds;
     char req_path[512], rsp_path[512], log_path[512];
 } fast_runner;
 
 /* Starts the runner; 0 when it started. */
 int fast_start(const grade_ctx *g, fast_runner *r);
-/* Stops a runner that will not be needed (work or right failed). */
+/* Stops a runner that is still waiting (work or right failed) and frees
+ * what was computed ahead; at the end of every grading. */
 void fast_abandon(fast_runner *r);
 /* The stage, with the runner fast_start made (r->waiting) or a new one. */
 void stage_fast(const grade_ctx *g, fast_runner *r, stage_result *st);

@@ -50,7 +50,7 @@ unit_tests() {
         -Itests/unit tests/unit/*.c grader/compare.c grader/stats.c grader/isolate.c grader/gpu_lock.c grader/device.c \
         grader/text.c grader/judge.c grader/lab_spec.c grader/stages.c grader/requests.c grader/response.c grader/resources.c grader/symbols.c grader/gpu_clock.c grader/report.c \
         "$REGISTRY" labs/*/spec.c \
-        -lm -o "$bin" 2>"$OUT/unit-build.log"; then
+        -lm -pthread -o "$bin" 2>"$OUT/unit-build.log"; then
         fail unit/build "$(head -n 5 "$OUT/unit-build.log")"
         return
     fi

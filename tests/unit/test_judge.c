@@ -291,7 +291,39 @@ static void swaps_keep_fields_and_bounds(void)
     CHECK(sum == 28 && memcmp(v, w, sizeof v) != 0); /* a permutation, not the same */
 }
 
+/* An answer computed ahead judges as one computed on the spot: a right
+ * call passes, a wrong one fails at the same element. */
+static void an_answer_computed_ahead_judges_the_same(void)
+{
+    scene s;
+    right_call(&s);
+    judge_ahead *ahead = judge_ahead_start(s.g.spec, &s.call);
+    CHECK(ahead != NULL);
+    CHECK(judge_call_ahead(&s.g, &s.call, &s.rec, 1, ahead, &s.st) == 1);
+    s.out[42] += 0.5f;
+    CHECK(judge_call_ahead(&s.g, &s.call, &s.rec, 1, ahead, &s.st) == 0);
+    CHECK(says(&s, "d_c[42]: expected"));
+    judge_ahead_free(ahead);
+    sb_free(&s.st.details);
+}
+
+/* An answer computed ahead for another call (another seed) is not used:
+ * the right answer of this call still passes. */
+static void an_answer_ahead_for_another_call_is_not_used(void)
+{
+    scene s;
+    right_call(&s);
+    proto_call other = s.call;
+    other.seed = 100;
+    judge_ahead *ahead = judge_ahead_start(s.g.spec, &other);
+    CHECK(judge_call_ahead(&s.g, &s.call, &s.rec, 1, ahead, &s.st) == 1);
+    judge_ahead_free(ahead);
+    sb_free(&s.st.details);
+}
+
 const unit_test judge_tests[] = {
+    TEST(an_answer_computed_ahead_judges_the_same),
+    TEST(an_answer_ahead_for_another_call_is_not_used),
     TEST(timing_requests_are_built_as_designed),
     TEST(exchanged_inputs_make_a_remembered_answer_fail), TEST(swaps_keep_fields_and_bounds),
     TEST(bits_are_shown_when_the_lab_asks), TEST(a_buffer_can_have_its_own_tolerance),
