@@ -30,12 +30,15 @@
 
 #include "lab_spec.h"
 
-/* Threads per block in rungs 1-7. Rungs 1-5 launch with it but read the
- * block size at run time (blockDim.x), as Harris's kernels 1-5 do, so
- * their loops cannot be unrolled and t % (2 s) stays a real division; rung
- * 6 makes it a template parameter and the compiler unrolls everything. (A
- * compile-time B inside rungs 1-5 would quietly give them rung 6's gain:
- * seen on an H200, v1 ran twice as fast as the faithful baseline.) */
+extern "C" const lab_device LAB_DEVICE; /* the lab's binding and baseline (lab.cu) */
+
+/* Threads per block in rungs 2-7 (rung 1, the lab's baseline, uses 256
+ * too). Rungs 1-5 read the block size at run time (blockDim.x), as Harris's
+ * kernels 1-5 do, so their loops cannot be unrolled and t % (2 s) stays a
+ * real division; rung 6 makes it a template parameter and the compiler
+ * unrolls everything. (A compile-time B inside rungs 1-5 would quietly give
+ * them rung 6's gain: on an H200 a v1 written that way ran twice as fast as
+ * the baseline.) */
 static const unsigned B = 256;
 
 typedef void (*level_fn)(unsigned blocks, const float *in, unsigned n, float *out,
@@ -68,26 +71,13 @@ static int recursive(level_fn level, unsigned per_block, void *const *d, const i
  * Thread t loads element t of its block's 256; at step s the threads with
  * t % 2s == 0 add s[t + s]. The integer % is slow, and the working threads
  * are spread over all eight warps: every warp stays busy for one or two
- * useful lanes until the last step. */
-__global__ void v1_kernel(const float *in, unsigned n, float *out)
-{
-    __shared__ float s[B];
-    unsigned tid = threadIdx.x, i = blockIdx.x * blockDim.x + tid;
-    s[tid] = i < n ? in[i] : 0.0f;
-    __syncthreads();
-    for (unsigned step = 1; step < blockDim.x; step *= 2) {
-        if (tid % (2 * step) == 0) s[tid] += s[tid + step];
-        __syncthreads();
-    }
-    if (tid == 0) out[blockIdx.x] = s[0];
-}
-static void v1_level(unsigned g, const float *in, unsigned n, float *out, cudaStream_t st)
-{
-    v1_kernel<<<g, B, 0, st>>>(in, n, out);
-}
+ * useful lanes until the last step. This rung is the lab's own baseline
+ * (labs/04-reduction/lab.cu, linked into every runner), called through the
+ * lab's table: the first rung and the kernel every speedup is measured
+ * against are one kernel, not two copies that could drift apart. */
 static int v1_interleaved_divergent(void *const *d, const int64_t *dims, void *s)
 {
-    return recursive(v1_level, B, d, dims, s);
+    return LAB_DEVICE.baseline(d, dims, s);
 }
 
 /* ---- v2: interleaved addressing, strided index ------------------------
