@@ -657,7 +657,8 @@ facts_tests() {
         fail facts/build "$(head -n 5 "$OUT/facts-build.log")"
         return
     fi
-    "$bin" labs/[0-9][0-9]-*/README.md slides/[0-9][0-9]-*.md | tee -a "$RESULTS"
+    "$bin" labs/[0-9][0-9]-*/README.md labs/[0-9][0-9]-*/INSTRUCTOR.md slides/[0-9][0-9]-*.md |
+        tee -a "$RESULTS"
     # Every lab README opens with its slides and the next lab, and the links
     # lead to files that exist.
     local dir lab link missing

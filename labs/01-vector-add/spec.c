@@ -120,12 +120,12 @@ const lab_spec LAB_01_VECTOR_ADD = {
         .roof = ROOF_COPY,
         /* Between the poor launch configurations (<= 30% of copy, <= 2.0x)
          * and every sensible one (>= 60%, >= 3.9x) on an H200; see the
-         * README for the measurements. */
+         * instructor appendix (INSTRUCTOR.md) for the measurements. */
         .min_roofline = 0.50,
         .min_speedup = 3.0,
         .max_speedup = 40, /* the reference: 4.5x */
         .calibration = "calibrated on an H200 and checked against H100 figures, "
-                       "see labs/01-vector-add/README.md",
+                       "see labs/01-vector-add/INSTRUCTOR.md",
     },
     .hints = {
         .never_written = "the grid must cover all n elements: "

@@ -333,12 +333,12 @@ const lab_spec LAB_02_IEEE754 = {
         .baseline = "the same kernel with the wave in double precision (sinpi)",
         .bytes = ie_bytes,
         .roof = ROOF_NONE,
-        /* Calibrated on an H200 (README, Measurements): the double wave is
+        /* Calibrated on an H200 (INSTRUCTOR.md): the double wave is
          * 0.98x, a float sinpif per sample 2.0-2.1x, the nearest node first
          * 5.1-5.7x; 1.5x clears both sides by about a third. */
         .min_speedup = 1.5,
         .max_speedup = 60, /* the reference: 5.6x */
-        .calibration = "calibrated on an H200, see labs/02-ieee754/README.md",
+        .calibration = "calibrated on an H200, see labs/02-ieee754/INSTRUCTOR.md",
     },
     .hints = {
         .never_written = "every output element must be written: d_madd has 2n "

@@ -161,7 +161,7 @@ const lab_spec LAB_03_TRANSPOSE = {
         .baseline = "naive, one thread per element (reads coalesced, writes strided)",
         .bytes = tr_bytes,
         .roof = ROOF_COPY,
-        /* Calibrated on an H200 (README, Measurements): naive 13% of copy,
+        /* Calibrated on an H200 (INSTRUCTOR.md): naive 13% of copy,
          * 32x32 tiles with bank conflicts 37-42% (2.9-3.2x naive), every
          * conflict-free tile version 78-85% (6.1-6.6x). First H100 measurements:
          * 16%, 57% (3.6x), 91% (5.8x). 65% and 4.5x sit in the gap on
@@ -170,7 +170,7 @@ const lab_spec LAB_03_TRANSPOSE = {
         .min_speedup = 4.5,
         .max_speedup = 60, /* the reference: 6.0x */
         .calibration = "calibrated on an H200 and checked against H100 figures, "
-                       "see labs/03-transpose/README.md",
+                       "see labs/03-transpose/INSTRUCTOR.md",
     },
     .hints = {
         .never_written = "part of d_out was never written: the grid must cover every "

@@ -176,7 +176,7 @@ const lab_spec LAB_04_REDUCTION = {
         .baseline = "v1 interleaved addressing with a divergent branch and %",
         .bytes = rd_bytes,
         .roof = ROOF_COPY,
-        /* Calibrated on an H200 and an H100 (README, Measurements): every
+        /* Calibrated on an H200 and an H100 (INSTRUCTOR.md): every
          * version with wide loads, shuffles and many elements per thread
          * reaches 83.8-88.9% of copy on the H200 and 87.2-89.8% on the
          * H100 (CUB 87.0% and 88.7%); the unrolled shared-memory rungs 5-6
@@ -193,7 +193,7 @@ const lab_spec LAB_04_REDUCTION = {
         .min_roofline = 0.80,
         .min_speedup = 4.0,
         .max_speedup = 60, /* the reference: 6.3x */
-        .calibration = "calibrated on an H200 and an H100, see labs/04-reduction/README.md",
+        .calibration = "calibrated on an H200 and an H100, see labs/04-reduction/INSTRUCTOR.md",
     },
     .hints = {
         .never_written = "d_out was never written: the last pass must store the "

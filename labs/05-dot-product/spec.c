@@ -179,7 +179,7 @@ const lab_spec LAB_05_DOT_PRODUCT = {
         .baseline = "one atomicAdd per element",
         .bytes = dot_bytes,
         .roof = ROOF_COPY,
-        /* Calibrated on an H200 (README, Measurements): every version that
+        /* Calibrated on an H200 (INSTRUCTOR.md): every version that
          * streams both vectors with many elements per thread reaches 77.6-
          * 98.6% of copy (cuBLAS 93.9%, thrust 71.5%), the lecture slides' block
          * tree with one element per thread 24%, one atomic per element
@@ -199,7 +199,7 @@ const lab_spec LAB_05_DOT_PRODUCT = {
          * make leaving out input visible; the baseline's float stays below
          * 2^25, so its drift grows at most twofold. */
         .spike = 4096.0,
-        .calibration = "calibrated on an H200, see labs/05-dot-product/README.md",
+        .calibration = "calibrated on an H200, see labs/05-dot-product/INSTRUCTOR.md",
     },
     .link_flags = {"-lcublas"},
     .hints = {

@@ -333,7 +333,7 @@ const lab_spec LAB_06_HISTOGRAM_RDF = {
         .min_speedup = 60.0,
         .max_speedup = 2000, /* the reference: 208x */
         .calibration = "H100 2026-11-21: reference 208x, per-warp histograms 119x, "
-                       "per-offset shared 3.4x; see labs/06-histogram-rdf/README.md",
+                       "per-offset shared 3.4x; see labs/06-histogram-rdf/INSTRUCTOR.md",
     },
     /* CUB's DeviceHistogram is a rung of the ladder, not a submission. */
     .forbidden = {{"cub::", "CUB", "/cub/"}, {"thrust::", "Thrust", "/thrust/"}},

@@ -243,7 +243,7 @@ const lab_spec LAB_07_MATMUL = {
         .min_speedup = 3.0,
         .max_speedup = 70, /* the reference: 6.9x */
         .calibration = "H100 2026-11-21: reference 80% of cuBLAS, shared tiles 17%; see "
-                       "labs/07-matmul/README.md",
+                       "labs/07-matmul/INSTRUCTOR.md",
     },
     /* cuBLAS is the roof the fast stage measures against, never the answer. */
     .forbidden = {{"cublas", "cuBLAS", "/cublas"}, {"cub::", "CUB", "/cub/"}, {"thrust::", "Thrust", "/thrust/"}},

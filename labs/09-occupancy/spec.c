@@ -319,7 +319,7 @@ const lab_spec LAB_09_OCCUPANCY = {
         .min_speedup = 1.15,
         .max_speedup = 20, /* the reference: 1.9x on an H200 */
         .calibration = "H100 and H200 2026-11-21: reference 1.47x / 1.90x, switch + "
-                       "occupancy API 1.09x / 1.11x; see labs/09-occupancy/README.md",
+                       "occupancy API 1.09x / 1.11x; see labs/09-occupancy/INSTRUCTOR.md",
     },
     /* The lesson is registers: list every kernel with its registers, spills
      * and the occupancy they allow, and reject spills (__launch_bounds__ or

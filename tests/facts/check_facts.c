@@ -15,8 +15,26 @@
  * figures in prose ("every version at least 78%") are not statements of a
  * threshold and are left alone.
  *
- * usage: check_facts FILE...   (labs/NN-name/README.md, slides/NN-name.md)
- * Prints PASS facts/FILE or FAIL facts/FILE: what differs; exit 1 on any FAIL.
+ * A second check reads the student READMEs only (files named README.md
+ * under labs/): the calibration of the thresholds, with its tables, pasted
+ * ladders and GPU details, lives in the lab's INSTRUCTOR.md, and a README
+ * must not carry it. It fails on any of these, case ignored, a space
+ * standing for any run of blanks and line breaks (so a phrase wrapped
+ * across two lines is found too):
+ *   - "calibrate.sh", the calibration script;
+ *   - "lead engineer", "seed lecture", "Spanish deck", "French deck", and
+ *     "seeds" as a whole word: the course's internal names for its sources;
+ *   - "driver 5": a driver version ("driver 580.159");
+ *   - a pasted ladder table: a line that starts with "rung " and has
+ *     "time ms" later on the same line (the header `make ladder` prints).
+ * Each find is one FAIL line with its line number. INSTRUCTOR.md files and
+ * the slides are not read by this check.
+ *
+ * usage: check_facts FILE...   (labs/NN-name/README.md, labs/NN-name/INSTRUCTOR.md,
+ *                               slides/NN-name.md)
+ * Prints PASS facts/FILE when the file passes both checks, or one
+ * FAIL facts/FILE: what differs (or what was found) per problem; exit 1 on
+ * any FAIL.
  */
 #include <ctype.h>
 #include <math.h>
@@ -174,6 +192,101 @@ static void check_file(checker *c, char *text)
     }
 }
 
+/* Instructor-only material: what a student README must not carry. */
+static const struct {
+    const char *phrase; /* a space matches any run of blanks and line breaks */
+    int whole_word;     /* 1: not followed by a letter or digit either */
+    const char *what;
+} INSTRUCTOR_ONLY[] = {
+    {"calibrate.sh", 0, "the calibration script"},
+    {"lead engineer", 0, "an internal role"},
+    {"seed lecture", 0, "an internal name for the lecture slides"},
+    {"seeds", 1, "an internal name for the course's sources"},
+    {"Spanish deck", 0, "an internal name for a lecture deck"},
+    {"French deck", 0, "an internal name for a lecture deck"},
+    {"driver 5", 0, "a driver version"},
+};
+
+static int is_blank(char ch)
+{
+    return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r';
+}
+
+/* The length of the match of phrase at p, or 0. */
+static size_t phrase_at(const char *p, const char *phrase)
+{
+    const char *q = p;
+    for (const char *f = phrase; *f; f++) {
+        if (*f == ' ') {
+            if (!is_blank(*q)) return 0;
+            while (is_blank(*q)) q++;
+        } else if (tolower((unsigned char)*q) == tolower((unsigned char)*f)) {
+            q++;
+        } else {
+            return 0;
+        }
+    }
+    return (size_t)(q - p);
+}
+
+/* Is this a student README, labs/.../README.md? */
+static int is_student_readme(const char *path)
+{
+    size_t n = strlen(path);
+    const char *name = "README.md";
+    size_t k = strlen(name);
+    if (n < k || strcmp(path + n - k, name) || (n > k && path[n - k - 1] != '/')) return 0;
+    return strncmp(path, "labs/", 5) == 0 || strstr(path, "/labs/") != NULL;
+}
+
+/* Prints one FAIL line per piece of instructor-only material in text;
+ * returns how many it found. */
+static int instructor_material(const char *file, const char *text)
+{
+    int found = 0, line = 1;
+    for (const char *p = text; *p; p++) {
+        int start_of_word = p == text || !isalnum((unsigned char)p[-1]);
+        int start_of_line = p == text || p[-1] == '\n';
+        if (start_of_line) {
+            /* a pasted ladder: "rung ... time ms" on one line */
+            const char *r = p;
+            while (*r == ' ' || *r == '\t') r++;
+            const char *eol = strchr(r, '\n');
+            if (!eol) eol = r + strlen(r);
+            if (phrase_at(r, "rung") && (r[4] == ' ' || r[4] == '\t')) {
+                for (const char *t = r + 5; t < eol; t++) {
+                    size_t len = phrase_at(t, "time ms");
+                    if (len && t + len <= eol) {
+                        printf("FAIL facts/%s: line %d has instructor-only material: a pasted "
+                               "ladder table (\"rung ... time ms\"); it belongs in INSTRUCTOR.md\n",
+                               file, line);
+                        found++;
+                        break;
+                    }
+                }
+            }
+        }
+        if (start_of_word)
+            for (size_t k = 0; k < sizeof INSTRUCTOR_ONLY / sizeof INSTRUCTOR_ONLY[0]; k++) {
+                size_t len = phrase_at(p, INSTRUCTOR_ONLY[k].phrase);
+                if (!len || (INSTRUCTOR_ONLY[k].whole_word && isalnum((unsigned char)p[len])))
+                    continue;
+                char seen[64];
+                size_t m = 0;
+                for (size_t i = 0; i < len && m + 1 < sizeof seen; i++)
+                    if (!is_blank(p[i])) seen[m++] = p[i];
+                    else if (m && seen[m - 1] != ' ') seen[m++] = ' ';
+                seen[m] = 0;
+                printf("FAIL facts/%s: line %d has instructor-only material: \"%s\" (%s); "
+                       "it belongs in INSTRUCTOR.md\n",
+                       file, line, seen, INSTRUCTOR_ONLY[k].what);
+                found++;
+            }
+        if (*p == '\n') line++;
+    }
+    return found;
+}
+
 int main(int argc, char **argv)
 {
     int failed = 0;
@@ -192,14 +305,13 @@ int main(int argc, char **argv)
             free(text);
             continue;
         }
+        /* before check_file, which joins the lines of a paragraph */
+        int material = is_student_readme(argv[i]) ? instructor_material(argv[i], text) : 0;
         check_file(&c, text);
         free(text);
-        if (c.why[0]) {
-            printf("FAIL facts/%s: %s\n", argv[i], c.why);
-            failed++;
-        } else {
-            printf("PASS facts/%s\n", argv[i]);
-        }
+        if (c.why[0]) printf("FAIL facts/%s: %s\n", argv[i], c.why);
+        if (c.why[0] || material) failed++;
+        else printf("PASS facts/%s\n", argv[i]);
     }
     return failed ? 1 : 0;
 }

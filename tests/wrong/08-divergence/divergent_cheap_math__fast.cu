@@ -4,7 +4,7 @@
  * all four bodies, a quarter of its lanes active in each: about 4x the
  * reference's instructions. The threshold is meant to need both ideas.
  * If the H100 calibration cannot separate this from the reference, this
- * file goes (see the report in the README's Measurements).
+ * file goes (see the measurements in the lab's INSTRUCTOR.md).
  * Must first fail the fast stage. */
 #include <math.h>
 
