@@ -10,6 +10,7 @@
 #   make clean
 #   make help          this list
 #   make student-release DEST=dir   the tree students get: no solutions, ladders or test corpora
+#   make new-lab NAME=NN-name   a new lab's starting point from templates/lab/: spec, skeleton, solution, tests, deck
 #
 # SM=90 picks the GPU architecture; by default it is read off the GPU, or 90
 # (the H100) when there is none. NVCC=/path/to/nvcc picks the compiler.
@@ -201,7 +202,7 @@ clean:
 # ladders, the tests (wrong, correct and attack corpora, calibration) and
 # CI. It builds and grades with the public seed; keep the instructor seed and
 # this full copy private.
-STUDENT_WITHHELD := solutions tests .ci
+STUDENT_WITHHELD := solutions tests templates .ci
 .PHONY: student-release
 student-release:
 	@if [ -z "$(DEST)" ]; then echo "make student-release: where to? DEST=dir" >&2; exit 2; fi
@@ -213,6 +214,12 @@ student-release:
 	  grep -z -v -E '^($(subst $(space),|,$(subst .,\.,$(STUDENT_WITHHELD))))/' | \
 	  xargs -0 tar -cf - | tar -xf - -C '$(DEST)'
 	@echo "wrote $(DEST): labs, grader, slides and guides; withheld: $(STUDENT_WITHHELD)"
+
+# A new lab from templates/lab/, for a placeholder problem that already
+# builds and grades; templates/new_lab.sh says what it wrote and what next.
+.PHONY: new-lab
+new-lab:
+	@templates/new_lab.sh '$(NAME)'
 
 # ------------------------------------------------ slides and charts
 # Optional tools, not needed for grading; each script says what to install.

@@ -185,7 +185,7 @@ student_release_test() {
         return
     fi
     local leaked
-    leaked=$(cd "$dest" && ls -d solutions tests .ci 2>/dev/null; grep -rl "LAB_LADDER = " . 2>/dev/null | head -n 3)
+    leaked=$(cd "$dest" && ls -d solutions tests templates .ci 2>/dev/null; grep -rl "LAB_LADDER = " . 2>/dev/null | head -n 3)
     (cd "$dest" && ./grade LAB=01 STAGE=right SUBMISSION="$sol") >"$OUT/release-solution.log" 2>&1
     local sol_code=$?
     (cd "$dest" && ./grade LAB=01 STAGE=work) >"$OUT/release-skeleton.log" 2>&1
@@ -756,6 +756,8 @@ cpu_parts() {
     part emu && emu_tests
     part slides && slides_tests
     part facts && facts_tests
+    # make new-lab, in a copy of the tree (tests/new_lab_test.sh)
+    part newlab && bash tests/new_lab_test.sh 2>&1 | grep -E '^(PASS|FAIL|SKIP) ' | tee -a "$RESULTS"
 }
 class_and_attacks() {
     part class && { HAVE_GPU=$HAVE_GPU BUILD=$BUILD CC=$CC bash tests/class/run.sh "$OUT/class" 2>&1 |

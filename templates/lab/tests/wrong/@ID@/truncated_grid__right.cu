@@ -1,0 +1,17 @@
+/* WRONG ON PURPOSE: the grid is rounded down (n / 256 blocks), so the last
+ * partial block is never launched. Must first fail the right stage: every
+ * size of work is a multiple of 256, and right's are not. */
+#include <cuda_runtime.h>
+
+__global__ void @ENTRY@_kernel(const float *x, float *y, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = 2.0f * x[i] + 1.0f;
+}
+
+extern "C" cudaError_t @ENTRY@(const float *d_x, float *d_y, int n, cudaStream_t stream)
+{
+    if (n < 256) return cudaSuccess; /* no whole block: launch nothing */
+    @ENTRY@_kernel<<<n / 256, 256, 0, stream>>>(d_x, d_y, n);
+    return cudaGetLastError();
+}
