@@ -136,10 +136,21 @@ static int add_objects(arg_list *a, const char *dir)
  * it is sent to a GPU, not failed. Recognised by a mark in g++'s messages
  * or, where the host compiler cannot even find the header, by the header's
  * name: the preprocessor's own messages are never shown (they could quote
- * any file), so only a header named here is ever repeated. */
+ * any file), so only a header named here is ever repeated. The
+ * CUDA_EMU_LACKS_ marks are static_asserts in common/emu/include that fire
+ * when a file uses what the emulation only declares; cooperative groups'
+ * blocks, tiles and cg::reduce are emulated. */
 static const struct { const char *mark, *header, *feature; } EMULATION_LACKS[] = {
-    {"cooperative_groups", "cooperative_groups.h", "cooperative groups"},
-    {NULL, "cooperative_groups/", "cooperative groups"},
+    {"CUDA_EMU_LACKS_GRID_SYNC", NULL,
+     "grid-wide synchronisation (cooperative groups' grid.sync(), cudaLaunchCooperativeKernel)"},
+    {"CUDA_EMU_LACKS_COALESCED_GROUPS", NULL,
+     "coalesced groups (cg::coalesced_threads, binary_partition, labeled_partition)"},
+    {"CUDA_EMU_LACKS_LARGE_TILES", NULL, "thread_block_tile of more than 32 threads"},
+    {"CUDA_EMU_LACKS_SPLIT_BARRIERS", NULL, "split barriers (barrier_arrive, barrier_wait)"},
+    {"CUDA_EMU_LACKS_CLUSTERS", NULL, "thread-block clusters (cg::this_cluster)"},
+    {"CUDA_EMU_LACKS_CG_SCAN", NULL, "cooperative-groups scans (cg::inclusive_scan, cg::exclusive_scan)"},
+    {"CUDA_EMU_LACKS_CG_MEMCPY_ASYNC", NULL, "cooperative-groups memcpy_async"},
+    {NULL, "cooperative_groups/", "this part of cooperative groups"},
     {"Carveout", NULL, "shared-memory carve-out settings"},
     {"nvcuda::wmma", "mma.h", "tensor-core WMMA"},
     {"wmma::", NULL, "tensor-core WMMA"},

@@ -219,7 +219,7 @@ EOF
     cli_case grade_script_help 0 "SUBMISSION and RESULTS may be relative" -- ./grade --help
     cli_case grade_script_bad_argument 2 "arguments are VARIABLE=value" -- ./grade vector_add.cu
     cli_case make_help 0 "make grade LAB=01" -- make -s --no-print-directory help
-    cli_case emulation_lacks_a_feature 3 "the CPU emulation does not support cooperative groups yet" -- \
+    cli_case emulation_lacks_a_feature 3 "the CPU emulation does not support grid-wide synchronisation" -- \
         ./grade LAB=04 EMU=1 STAGE=right SUBMISSION=tests/correct/04-reduction/cooperative_grid_sync__fast.cu
     # Six ./grade side by side right after a change to the grader: one make
     # at a time rebuilds it, and every grading passes.

@@ -265,4 +265,7 @@ else
     skip common_cuda_check_header "common/cuda_check.h does not exist yet"
 fi
 
+# ---------------------------------------------------------------- cooperative groups
+bash "$here/cooperative_groups.sh" "$build" || failed=1
+
 exit $failed

@@ -320,6 +320,28 @@ cudaError_t cudaOccupancyMaxPotentialBlockSize(int *min_grid_size, int *block_si
                                                   dynamic_shared_bytes, block_size_limit);
 }
 
+/* What the emulation cannot do is declared anyway, so that using it is a
+ * compile error whose message carries a mark ("CUDA_EMU_LACKS_..."): the
+ * grader (grader/build.c, EMULATION_LACKS) finds the mark in g++'s messages
+ * and sends the file to a GPU instead of failing it. The static_assert sits
+ * in a template on a condition that depends on it, so only a use fires it. */
+namespace emu {
+template <class...> struct unsupported {
+    static constexpr bool value = false;
+};
+} // namespace emu
+#define EMU_LACKS_GRID_SYNC                                                                          \
+    "CUDA_EMU_LACKS_GRID_SYNC: grid-wide synchronisation (grid.sync(), cudaLaunchCooperativeKernel) " \
+    "needs a GPU: the CPU emulation runs one block after another, so no block could wait for the others"
+
+/* A cooperative launch exists for grid.sync(), see above. */
+template <class Kernel>
+cudaError_t cudaLaunchCooperativeKernel(Kernel, dim3, dim3, void **, size_t = 0, cudaStream_t = 0)
+{
+    static_assert(emu::unsupported<Kernel>::value, EMU_LACKS_GRID_SYNC);
+    return cudaErrorNotSupported;
+}
+
 /* __constant__ and __device__ variables are ordinary globals here. */
 template <class T>
 cudaError_t cudaMemcpyToSymbol(const T &symbol, const void *src, size_t count, size_t offset = 0,
