@@ -13,31 +13,9 @@
 #include <cuda_runtime.h>
 #include <vector>
 
+#include "self_test.h"
+
 namespace cg = cooperative_groups;
-
-static int failures = 0;
-
-static void report(const char *name, bool ok, const char *format = "", ...)
-{
-    if (ok) {
-        std::printf("PASS %s\n", name);
-        return;
-    }
-    ++failures;
-    std::printf("FAIL %s: ", name);
-    va_list args;
-    va_start(args, format);
-    std::vprintf(format, args);
-    va_end(args);
-    std::printf("\n");
-}
-
-template <class T> static std::vector<T> download(const T *device, size_t count)
-{
-    std::vector<T> host(count);
-    cudaMemcpy(host.data(), device, count * sizeof(T), cudaMemcpyDeviceToHost);
-    return host;
-}
 
 // A 16 x 4 block: thread ranks run along x first, so tiles and warps are
 // cut from x + 16 * y, not from threadIdx.x.

@@ -10,33 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "self_test.h"
+
 #if defined(__CUDACC__) || defined(__CUDA_ARCH__) || !defined(CUDA_EMU) || CUDA_EMU != 1
 #error "the emulation must define CUDA_EMU to 1 and neither __CUDACC__ nor __CUDA_ARCH__"
 #endif
-
-static int failures = 0;
-
-static void report(const char *name, bool ok, const char *format = "", ...)
-{
-    if (ok) {
-        std::printf("PASS %s\n", name);
-        return;
-    }
-    ++failures;
-    std::printf("FAIL %s: ", name);
-    va_list args;
-    va_start(args, format);
-    std::vprintf(format, args);
-    va_end(args);
-    std::printf("\n");
-}
-
-template <class T> static std::vector<T> download(const T *device, size_t count)
-{
-    std::vector<T> host(count);
-    cudaMemcpy(host.data(), device, count * sizeof(T), cudaMemcpyDeviceToHost);
-    return host;
-}
 
 // ---------------------------------------------------------------- indexing
 __global__ void index_1d(int *out, int n)
