@@ -89,8 +89,7 @@ static void figures(const grade_ctx *g, const proto_call *timed,
     f->copy_ms = med[2];
     f->vendor_ms = t->n_items > 3 ? med[3] : NAN;
     /* Beyond the trusted items' (all but item 1, the submission). */
-    double harness = t->straggle_ms[0];
-    for (int i = 2; i < t->n_items; i++) harness = fmin(harness, t->straggle_ms[i]);
+    double harness = fast_harness_straggle_ms(t->straggle_ms, t->n_items);
     f->straggle_ms = fmax(0.0, t->straggle_ms[1] - harness);
     f->harness_straggle_ms = harness;
     f->samples = t->n_rounds;
@@ -104,6 +103,12 @@ static void figures(const grade_ctx *g, const proto_call *timed,
     f->roofline = spec->fast.roof == ROOF_VENDOR ? f->vendor_ms / f->submission_ms
                   : spec->fast.roof == ROOF_COPY ? f->gbps / f->copy_gbps
                                                  : NAN;
+}
+
+/* The fast stage's time limit: the lab's, or 180 s. */
+static double fast_limit_s(const lab_spec *spec)
+{
+    return spec->time_limit_s.fast > 0 ? spec->time_limit_s.fast : 180;
 }
 
 int fast_start(const grade_ctx *g, fast_runner *r)
@@ -122,8 +127,7 @@ int fast_start(const grade_ctx *g, fast_runner *r)
     r->max_rounds = req.max_rounds;
     if (write_request(r->req_path, &req, r->calls) != 0) return -1;
     char *argv[] = {(char *)g->runner, r->req_path, r->rsp_path, NULL};
-    iso_limits limits = {spec->time_limit_s.fast > 0 ? spec->time_limit_s.fast : 180,
-                         iso_memory_limit(), 0, 0};
+    iso_limits limits = {fast_limit_s(spec), iso_memory_limit(), 0, 0};
     /* Both ways: the runner says when its inputs are made, we say go. */
     int go[2];
     if (socketpair(AF_UNIX, SOCK_STREAM, 0, go) != 0) return -1;
@@ -160,10 +164,9 @@ void fast_abandon(fast_runner *r)
  * (its end closed), at most the stage's time limit. */
 static void wait_until_prepared(const fast_runner *r, const lab_spec *spec)
 {
-    double limit_s = spec->time_limit_s.fast > 0 ? spec->time_limit_s.fast : 180;
     struct pollfd ready = {r->go, POLLIN, 0};
     char byte;
-    if (poll(&ready, 1, (int)(limit_s * 1000)) == 1 && read(r->go, &byte, 1) < 0) {
+    if (poll(&ready, 1, (int)(fast_limit_s(spec) * 1000)) == 1 && read(r->go, &byte, 1) < 0) {
         /* whatever happened, iso_wait will say how it ended */
     }
 }
@@ -462,7 +465,7 @@ void stage_fast(const grade_ctx *g, fast_runner *r, stage_result *st)
     gpu_clock_describe(&after, clock_after, sizeof clock_after);
     sb_printf(&st->details, "GPU before timing: %s; after: %s\n", clock_before, clock_after);
 
-    if (f->straggle_ms > fmax(FAST_STRAGGLE_MIN_MS, 0.5 * f->submission_ms)) {
+    if (f->straggle_ms > fast_straggle_allowed_ms(f->submission_ms)) {
         st->status = ST_ERROR;
         snprintf(st->summary, sizeof st->summary,
                  "your code kept the GPU busy %.3f ms after the timed stream was done "

@@ -9,6 +9,8 @@
 #ifndef FAST_RULES_H
 #define FAST_RULES_H
 
+#include <math.h>
+
 /* A kernel may beat cudaMemcpy by a little; beating it by more than this
  * means work was skipped, cached or hidden on another stream. */
 #define FAST_PHYSICAL_SLACK 1.10
@@ -20,6 +22,22 @@
  * half the timed call itself, means the call left work running on a
  * stream the events never saw. */
 #define FAST_STRAGGLE_MIN_MS 0.05
+
+/* The grader's own wait after a sample: the quickest of the trusted items'
+ * (every item but 1, the submission) of n_items medians. */
+static inline double fast_harness_straggle_ms(const double *straggle_ms, int n_items)
+{
+    double harness = straggle_ms[0];
+    for (int i = 2; i < n_items; i++) harness = fmin(harness, straggle_ms[i]);
+    return harness;
+}
+
+/* How long past the harness's wait the submission may keep the GPU busy
+ * after a timed call of call_ms. */
+static inline double fast_straggle_allowed_ms(double call_ms)
+{
+    return fmax(FAST_STRAGGLE_MIN_MS, 0.5 * call_ms);
+}
 
 /* Stopping early. Sampling goes on until every median is precise (the
  * stopping rule in stats.h) unless, after at least FAST_DECIDE_ROUNDS

@@ -132,12 +132,11 @@ static proto_decided decided(const timing_env *env, const double *const *series,
     double speedup = base / mine;
     double gbps = spec->fast.bytes(env->dims) / (mine * 1e6);
     double copy_gbps = 2.0 * (double)COPY_HALF_BYTES / (copy * 1e6);
-    double harness = straggle[0];
-    for (int i = 2; i < n_items; i++) harness = fmin(harness, straggle[i]);
+    double harness = fast_harness_straggle_ms(straggle, n_items);
     if (gbps > margin * FAST_PHYSICAL_SLACK * copy_gbps ||
         (spec->fast.max_speedup > 0 && speedup > margin * spec->fast.max_speedup))
         return DECIDED_IMPOSSIBLE;
-    if (straggle[1] - harness > margin * fmax(FAST_STRAGGLE_MIN_MS, 0.5 * mine))
+    if (straggle[1] - harness > margin * fast_straggle_allowed_ms(mine))
         return DECIDED_STRAGGLE;
     double roof = spec->fast.roof == ROOF_COPY                   ? gbps / copy_gbps
                   : spec->fast.roof == ROOF_VENDOR && n_items > 3 ? med[3] / mine
