@@ -101,7 +101,10 @@ static void json_field(FILE *f, const char *key, double v)
 
 static void json_fast(FILE *f, const fast_figures *x)
 {
-    static const char *const decided[] = {"", "wrong", "far_below", "impossible", "straggle"};
+    static const char *const decided[] = {[DECIDED_WRONG] = "wrong",
+                                          [DECIDED_FAR_BELOW] = "far_below",
+                                          [DECIDED_IMPOSSIBLE] = "impossible",
+                                          [DECIDED_STRAGGLE] = "straggle"};
     fprintf(f, ", \"fast\": {\"samples\": %d, \"converged\": %s", x->samples,
             x->converged ? "true" : "false");
     if (x->decided > 0 && x->decided < (int)(sizeof decided / sizeof *decided))
