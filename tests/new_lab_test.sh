@@ -4,9 +4,9 @@
 #
 # In a copy of the tree (the tracked files, plus templates/ and the Makefile
 # as they are in the working tree), it runs `make new-lab
-# NAME=98-twice-plus-one`, builds everything, and checks the new lab the way
-# `make test` checks every lab, in the CPU emulation so that no GPU is
-# needed: the skeleton fails work with the grader's message, the reference
+# NAME=98-twice-plus-one`, builds everything, and checks the new lab with
+# make test's own facts and emulated end-to-end parts (TEST_LABS=98), so no
+# GPU is needed: the skeleton fails work with the grader's message, the reference
 # passes work and right, each file of tests/wrong/ and tests/correct/
 # behaves as its __stage suffix says, the README and the slides quote the
 # spec's thresholds, the README opens as every lab's does, and the GPU
@@ -140,37 +140,6 @@ if [ "$(cat slides/97-kept.md)" != keep ]; then fail refuses_to_overwrite "slide
 rm -f slides/97-kept.md
 refused refuses_outside_the_root 97-elsewhere labs
 
-# ---------------------------------------------- its README and slides, facts
-# As tests/run.sh's facts part: the registry of every lab, this one
-# included, and tests/facts/check_facts.c on the two new texts only.
-if make -s build/obj/lab_registry.c >"$logs/registry.log" 2>&1 &&
-    $CC -std=c11 -O1 -Wall -Wextra -Werror -Wno-format-truncation -Igrader -Icommon \
-        tests/facts/check_facts.c grader/labs.c grader/lab_spec.c build/obj/lab_registry.c \
-        labs/*/spec.c -lm -o "$logs/check_facts" >"$logs/facts-build.log" 2>&1; then
-    texts=(labs/$lab/README.md slides/$lab.md)
-    [ -e labs/$lab/INSTRUCTOR.md ] && texts+=(labs/$lab/INSTRUCTOR.md)
-    "$logs/check_facts" "${texts[@]}" >"$logs/facts.log" 2>&1
-    sed -n 's/^\(PASS\|FAIL\) facts\//\1 new-lab\/facts\//p' "$logs/facts.log"
-    failures=$((failures + $(grep -c '^FAIL ' "$logs/facts.log")))
-    for f in "${texts[@]}"; do
-        grep -qE "^(PASS|FAIL) facts/$f" "$logs/facts.log" ||
-            fail "facts/$f" "check_facts gave no verdict: $(tail_of "$logs/facts.log")"
-    done
-else
-    fail facts/build "$(tail_of "$logs/registry.log") $(head -n 5 "$logs/facts-build.log" | tr '\n' ' ')"
-fi
-
-# The opening line, as tests/run.sh's facts part checks every README's.
-readme=labs/$lab/README.md
-missing=""
-grep -q "\*\*You will learn\*\*" "$readme" || missing="$missing the 'You will learn' line"
-grep -q "(../../slides/$lab.md)" "$readme" || missing="$missing a link to slides/$lab.md"
-grep -m1 '\*\*You will learn\*\*' "$readme" | grep -q '\*\*Next:\*\*' || missing="$missing the next lab"
-for link in $(grep -m1 '\*\*You will learn\*\*' "$readme" | grep -o '](\.\./[^)]*)' | sed 's/^](//; s/)$//'); do
-    [ -e "labs/$lab/$link" ] || missing="$missing a broken link $link"
-done
-if [ -z "$missing" ]; then pass opening; else fail opening "README lacks$missing"; fi
-
 # ------------------------------------------------ it builds and grades
 if ! command -v "$NVCC" >/dev/null; then
     for check in build lab_info skeleton_fails_work reference_passes_right reference_builds_for_gpu \
@@ -203,14 +172,6 @@ else
     fail skeleton_fails_work "exit $code, wanted 1 with 'work  FAIL' and 'nothing was written': $(grep -E '^(work|verdict)' "$logs/skeleton.log" | tr '\n' ' ')"
 fi
 
-./grade LAB=$nn SUBMISSION=solutions/$lab/$student STAGE=right EMU=1 >"$logs/reference.log" 2>&1
-code=$?
-if [ "$code" = 0 ] && grep -q '^work  PASS' "$logs/reference.log" && grep -q '^right PASS' "$logs/reference.log"; then
-    pass reference_passes_right
-else
-    fail reference_passes_right "exit $code: $(grep -E '^(work|right|verdict)' "$logs/reference.log" | tr '\n' ' ')"
-fi
-
 # The GPU toolchain and the grader's source, symbol and object rules, with
 # nothing run (no GPU needed).
 ./grade LAB=$nn SUBMISSION=solutions/$lab/$student BUILD_ONLY=1 >"$logs/gpu-build.log" 2>&1
@@ -228,39 +189,19 @@ else
     fail ladder_builds "exit $code: $(tail_of "$logs/ladder.log")"
 fi
 
-# Each test file by its __stage suffix, as tests/run.sh's emulated cases:
-# a wrong file passes every stage before its own and fails that one; a
-# correct one passes every stage up to its own. The emulation stops at
-# right, so a __fast file must pass work and right here.
-statuses() { # work right fast, from a --results file
-    grep -o '"name": "[a-z]*", "status": "[a-z]*"' "$1" 2>/dev/null | sed 's/.*"status": "//; s/"//' |
-        sed 's/error/fail/' | tr '\n' ' ' | sed 's/ $//'
-}
-for kind in wrong correct; do
-    for f in tests/$kind/$lab/*.cu; do
-        base=$(basename "$f" .cu)
-        stage=${base##*__}
-        case $kind:$stage in
-        wrong:work) want="fail skipped skipped" ;;
-        wrong:right) want="pass fail skipped" ;;
-        correct:work) want="pass skipped skipped" ;;
-        *:right | *:fast) want="pass pass skipped" ;;
-        *)
-            fail "$kind/$base" "the name must end in __work, __right or __fast"
-            continue
-            ;;
-        esac
-        run=right
-        [ "$stage" = work ] && run=work
-        ./grade LAB=$nn SUBMISSION="$f" STAGE=$run EMU=1 RESULTS="$logs/$kind-$base.json" \
-            >"$logs/$kind-$base.log" 2>&1
-        got=$(statuses "$logs/$kind-$base.json")
-        if [ "$got" = "$want" ]; then
-            pass "$kind/$base"
-        else
-            fail "$kind/$base" "stages '$got', expected '$want': $(grep -E '^(work|right) ' "$logs/$kind-$base.log" | tr '\n' ' ' | cut -c1-300)"
-        fi
-    done
+# The rest is what make test checks for every lab, run by make test's own
+# parts in the copy, on this lab: facts (the README's and the slides'
+# thresholds against the spec, the README's opening line) and the emulated
+# end-to-end cases (the reference passes work and right, the skeleton fails
+# work, each file of tests/wrong/ and tests/correct/ as its __stage says).
+TEST_PARTS="facts emu" TEST_LABS=$nn bash tests/run.sh >"$logs/suite.log" 2>&1
+cases=$(grep -E "^(PASS|FAIL|SKIP) [a-z-]+/(labs/|slides/)?$lab[/.]" build/test/results.txt 2>/dev/null)
+sed 's/^\(PASS\|FAIL\|SKIP\) /\1 new-lab\//' <<<"$cases"
+failures=$((failures + $(grep -c '^FAIL ' <<<"$cases")))
+for want in "facts/labs/$lab/README.md" "facts/slides/$lab.md" "facts/labs/$lab/INSTRUCTOR.md" \
+    "facts/$lab/opening" "emu/$lab/solution" "emu/$lab/skeleton" "emu/$lab/wrong/" "emu/$lab/correct/"; do
+    grep -qE "^(PASS|FAIL) ${want//./\\.}" <<<"$cases" ||
+        fail "suite/$want" "make test's parts gave no verdict: $(tail_of "$logs/suite.log")"
 done
 
 [ "$failures" = 0 ]
