@@ -1,16 +1,6 @@
-#!/usr/bin/env bash
-# tests/emu/cooperative_groups.sh BUILD_DIR: cooperative groups in the CPU
-# emulation, called by run.sh with its build directory (the runtime is
-# built there already). Prints PASS/FAIL lines; exits 1 if one failed.
-set -u
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-root=$(cd "$here/../.." && pwd)
-emu=$root/common/emu
-build=${1:?usage: cooperative_groups.sh BUILD_DIR}
-failed=0
-
-pass() { echo "PASS $1${2:+: $2}"; }
-fail() { echo "FAIL $1: $2"; failed=1; }
+# tests/emu/cooperative_groups.sh: cooperative groups in the CPU emulation.
+# Sourced by run.sh once the runtime is built: it uses run.sh's build, here,
+# root and emu folders and its pass, fail and runs_as.
 
 # ---------------------------------------------------------------- what is emulated
 bin=$build/cooperative_groups
@@ -29,24 +19,7 @@ fi
 
 # misuse NAME STATUS PATTERN...: "cooperative_groups NAME" exits with STATUS
 # and says every PATTERN.
-misuse() {
-    local name=$1 want=$2 pattern
-    shift 2
-    [ -x "$bin" ] || { fail "cg_$name" "the test program did not build"; return; }
-    timeout 20 "$bin" "$name" >"$build/cg_$name.out" 2>&1
-    local status=$?
-    if [ $status -ne "$want" ]; then
-        fail "cg_$name" "exit status $status, expected $want: $(head -n 1 "$build/cg_$name.out")"
-        return
-    fi
-    for pattern in "$@"; do
-        if ! grep -qF -- "$pattern" "$build/cg_$name.out"; then
-            fail "cg_$name" "missing '$pattern' in: $(head -n 1 "$build/cg_$name.out")"
-            return
-        fi
-    done
-    pass "cg_$name"
-}
+misuse() { runs_as "cg_$1" "$bin" "$@"; }
 misuse bad_dynamic_tile 86 "emulator: cudaErrorIllegalInstruction" "tiled_partition(group, n) with n not a power of two" \
     "in kernel bad_dynamic_tile"
 deadlock_line=$(grep -n 'DEADLOCK-LINE' "$here/cooperative_groups.cu" | cut -d: -f1)
@@ -87,5 +60,3 @@ wait
 lacks scan USES_SCAN CUDA_EMU_LACKS_CG_SCAN &
 lacks memcpy_async USES_MEMCPY_ASYNC CUDA_EMU_LACKS_CG_MEMCPY_ASYNC &
 wait
-
-exit $failed

@@ -148,29 +148,33 @@ else
 fi
 
 # ---------------------------------------------------------------- faults (child processes)
-# fault_case NAME EXPECTED_STATUS PATTERN...: runs faults NAME; every pattern must appear in its output.
-fault_case() {
-    local name=$1 expected=$2
-    shift 2
-    if [ ! -x "$build/faults" ]; then
-        fail "fault_$name" "does not compile: $(first_line "$build/faults.compile.log")"
+# runs_as LABEL PROGRAM CASE EXPECTED_STATUS PATTERN...: runs "PROGRAM CASE"
+# (a test program built above, PROGRAM.compile.log beside it); it must exit
+# with EXPECTED_STATUS and print every pattern.
+runs_as() {
+    local label=$1 program=$2 name=$3 expected=$4
+    shift 4
+    if [ ! -x "$program" ]; then
+        fail "$label" "does not compile: $(first_line "$program.compile.log")"
         return
     fi
-    timeout 20 "$build/faults" "$name" >"$build/fault_$name.out" 2>&1
+    timeout 20 "$program" "$name" >"$build/$label.out" 2>&1
     local status=$?
     if [ $status -ne "$expected" ]; then
-        fail "fault_$name" "exit status $status, expected $expected: $(head -n1 "$build/fault_$name.out")"
+        fail "$label" "exit status $status, expected $expected: $(head -n1 "$build/$label.out")"
         return
     fi
     local pattern
     for pattern in "$@"; do
-        if ! grep -qF -- "$pattern" "$build/fault_$name.out"; then
-            fail "fault_$name" "missing '$pattern' in: $(head -n1 "$build/fault_$name.out")"
+        if ! grep -qF -- "$pattern" "$build/$label.out"; then
+            fail "$label" "missing '$pattern' in: $(head -n1 "$build/$label.out")"
             return
         fi
     done
-    pass "fault_$name"
+    pass "$label"
 }
+# fault_case NAME EXPECTED_STATUS PATTERN...: runs faults NAME.
+fault_case() { runs_as "fault_$1" "$build/faults" "$@"; }
 fault_case global_write_past_end 86 "emulator: cudaErrorIllegalAddress" "out-of-bounds write" \
     "0 bytes past the end of a 256-byte device allocation" "by thread (32,0,0) of block (1,0,0) in kernel write_at"
 fault_case global_read_far_past_end 86 "cudaErrorIllegalAddress" "out-of-bounds read" \
@@ -266,6 +270,6 @@ else
 fi
 
 # ---------------------------------------------------------------- cooperative groups
-bash "$here/cooperative_groups.sh" "$build" || failed=1
+. "$here/cooperative_groups.sh"
 
 exit $failed
