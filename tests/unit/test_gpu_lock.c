@@ -130,54 +130,52 @@ static void a_waiting_timer_goes_before_later_checks(void)
     CHECK(check_got >= timer_got + 0.25);    /* after the timer's hold */
 }
 
-static void other_gpus_do_not_wait(void)
+static void see_gpus(const char *visible)
+{
+    if (visible) setenv("CUDA_VISIBLE_DEVICES", visible, 1);
+    else unsetenv("CUDA_VISIBLE_DEVICES");
+}
+
+/* We hold the lock exclusively for hold_s seconds, seeing holder_gpus as
+ * CUDA_VISIBLE_DEVICES (NULL: unset), while a taker that sees taker_gpus
+ * asks for it its own way: the seconds after which it got it, or -1 when
+ * the test itself could not run. */
+static double taker_beside(const char *holder_gpus, const char *taker_gpus, gpu_use use,
+                           double hold_s)
 {
     fresh_dir();
-    CHECK(dir[0]);
-    setenv("CUDA_VISIBLE_DEVICES", "0", 1);
+    if (!dir[0]) return -1;
+    see_gpus(holder_gpus);
     gpu_lock mine;
     char why[256];
     int took = gpu_lock_take(dir, GPU_EXCLUSIVE, &mine, why, sizeof why);
-    setenv("CUDA_VISIBLE_DEVICES", "1", 1);
+    see_gpus(taker_gpus);
     int p[2];
-    int piped = pipe(p) == 0;
+    int piped = took == 0 && pipe(p) == 0;
     double t0 = iso_now_s();
-    pid_t other = piped ? taker(GPU_EXCLUSIVE, 0, 0, t0, p[1], mine.fd) : -1;
+    pid_t other = piped ? taker(use, 0, 0, t0, p[1], mine.fd) : -1;
     if (piped) close(p[1]);
-    double got = piped ? read_time(p[0]) : -1;
-    unsetenv("CUDA_VISIBLE_DEVICES");
+    usleep((useconds_t)(hold_s * 1e6));
     gpu_lock_release(&mine);
+    double got = piped ? read_time(p[0]) : -1;
     int clean = other > 0 && reaped_cleanly(other);
     if (piped) close(p[0]);
+    unsetenv("CUDA_VISIBLE_DEVICES");
     remove_dir();
-    CHECK(took == 0 && clean);
-    CHECK(got >= 0 && got < 1.0);
+    return clean ? got : -1;
+}
+
+static void other_gpus_do_not_wait(void)
+{
+    double got = taker_beside("0", "1", GPU_EXCLUSIVE, 0.4);
+    CHECK(got >= 0 && got < 0.35); /* at once, not after our release */
 }
 
 /* A class batch sets CUDA_VISIBLE_DEVICES=0 (or "0,1": it uses the first);
  * a grading started by hand sets nothing and uses GPU 0 too: one lock. */
 static void unset_and_first_of_a_list_mean_the_same_gpu(void)
 {
-    fresh_dir();
-    CHECK(dir[0]);
-    setenv("CUDA_VISIBLE_DEVICES", "0,1", 1);
-    gpu_lock mine;
-    char why[256];
-    int took = gpu_lock_take(dir, GPU_EXCLUSIVE, &mine, why, sizeof why);
-    unsetenv("CUDA_VISIBLE_DEVICES");
-    int p[2];
-    int piped = pipe(p) == 0;
-    double t0 = iso_now_s();
-    pid_t other = piped ? taker(GPU_SHARED, 0, 0, t0, p[1], mine.fd) : -1;
-    if (piped) close(p[1]);
-    usleep(400000);
-    gpu_lock_release(&mine);
-    double got = piped ? read_time(p[0]) : -1;
-    int clean = other > 0 && reaped_cleanly(other);
-    if (piped) close(p[0]);
-    remove_dir();
-    CHECK(took == 0 && clean);
-    CHECK(got >= 0.35); /* it waited for our release */
+    CHECK(taker_beside("0,1", NULL, GPU_SHARED, 0.4) >= 0.35); /* after our release */
 }
 
 static void a_folder_that_is_not_there_is_said(void)
