@@ -13,6 +13,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "compare.h"
 #include "fast.h"
 #include "fast_rules.h"
 #include "gpu_clock.h"
@@ -336,7 +337,14 @@ static int timed_calls_right(const grade_ctx *g, const proto_timing *t, stage_re
             sb_printf(&st->details, "never written");
         else
             sb_printf(&st->details, "%.9g", c->got);
-        sb_printf(&st->details, ", the baseline's answer %.9g\n", c->expected);
+        sb_printf(&st->details, ", the baseline's answer %.9g", c->expected);
+        double ulps = fast_timed_ulps(lab_buffer_tolerance(spec, c->first_buffer));
+        if (ulps >= 0 && !c->first_unwritten)
+            sb_printf(&st->details, " (%.0f ulp apart; two right answers are at most %.0f)",
+                      spec->buffers[c->first_buffer].elem == ELEM_F32 ? cmp_ulps_f32((float)c->got, (float)c->expected)
+                                            : cmp_ulps_f64(c->got, c->expected),
+                      ulps);
+        sb_printf(&st->details, "\n");
         sb_printf(&st->details,
                   "hint: every timed call is checked, at the timed size, on inputs that "
                   "change between calls: do the whole computation on every call, whatever "
@@ -458,8 +466,14 @@ void stage_fast(const grade_ctx *g, fast_runner *r, stage_result *st)
               sampling(f), spec->fast.calibration ? spec->fast.calibration : "see the lab README");
     sb_printf(&st->details, "all %d timed calls checked against the baseline on the same inputs: "
                             "every element written, largest difference %.2g of the output's "
-                            "scale (allowed %.0e)\n",
+                            "scale (allowed %.0e)",
               f->timed_checked, f->timed_worst_difference, timed_agreement(spec));
+    for (int b = 0; b < spec->n_buffers; b++) {
+        double ulps = fast_timed_ulps(lab_buffer_tolerance(spec, b));
+        if (spec->buffers[b].role == BUF_OUTPUT && ulps >= 0)
+            sb_printf(&st->details, "; %s within %.0f ulp of it", spec->buffers[b].name, ulps);
+    }
+    sb_printf(&st->details, "\n");
     char clock_before[200], clock_after[200];
     gpu_clock_describe(&before, clock_before, sizeof clock_before);
     gpu_clock_describe(&after, clock_after, sizeof clock_after);

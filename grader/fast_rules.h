@@ -11,9 +11,24 @@
 
 #include <math.h>
 
+#include "lab_spec.h"
+
 /* A kernel may beat cudaMemcpy by a little; beating it by more than this
  * means work was skipped, cached or hidden on another stream. */
 #define FAST_PHYSICAL_SLACK 1.10
+
+/* How many ulps a timed float output held to TOL_ULP may lie from the
+ * baseline's answer on the same inputs; -1 for the other kinds (held to
+ * the output's scale, or bit for bit). Both answers are within the lab's
+ * ulps of the true value, and the distance in ulps (representable floats
+ * between, compare.c) obeys the triangle inequality: two right answers are
+ * at most twice the lab's ulps apart. The scale rule alone would let a
+ * call switch to a fast, inaccurate intrinsic at the timed size, where the
+ * CPU never looks (a relative 1e-3 is thousands of ulps). */
+static inline double fast_timed_ulps(const lab_tolerance *t)
+{
+    return t->kind == TOL_ULP ? 2 * t->ulps : -1;
+}
 
 /* After the grader's stream finished a sample, waiting for the whole GPU
  * takes the time to let go of the grader's hold on the default stream (a

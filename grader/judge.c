@@ -134,12 +134,6 @@ static void format_index(const lab_spec *spec, int b, const int64_t *dims,
         snprintf(buf, size, "%s[%lld]", spec->buffers[b].name, (long long)i);
 }
 
-/* The buffer's own tolerance, or the lab's. */
-static const lab_tolerance *tolerance_of(const lab_spec *spec, int b)
-{
-    return spec->buffers[b].tolerance ? spec->buffers[b].tolerance : &spec->tolerance;
-}
-
 static const char *tolerance_text(const lab_tolerance *t, char *buf, size_t size)
 {
     switch (t->kind) {
@@ -172,7 +166,7 @@ static void show_mismatches(const grade_ctx *g, const proto_call *call, int b,
                             const cmp_result *cr, stage_result *st)
 {
     const lab_spec *spec = g->spec;
-    const lab_tolerance *tol = tolerance_of(spec, b);
+    const lab_tolerance *tol = lab_buffer_tolerance(spec, b);
     int is_float = spec->buffers[b].elem == ELEM_F32 || spec->buffers[b].elem == ELEM_F64;
     for (int k = 0; k < cr->n_shown; k++) {
         const cmp_mismatch *m = &cr->shown[k];
@@ -244,7 +238,7 @@ static int judge_outputs(const grade_ctx *g, const proto_call *call, const call_
     for (int b = 0; b < spec->n_buffers && ok; b++) {
         if (spec->buffers[b].role != BUF_OUTPUT) continue;
         int64_t count = (int64_t)spec->buffer_count(b, call->c.dims);
-        const lab_tolerance *t = tolerance_of(spec, b);
+        const lab_tolerance *t = lab_buffer_tolerance(spec, b);
         cmp_tolerance tol = {t->kind, t->ulps, t->bound_c,
                              t->terms ? t->terms(call->c.dims) : 0};
         cmp_result cr;

@@ -6,6 +6,11 @@ size_t lab_elem_size(lab_elem e)
     return e == ELEM_F64 ? 8 : 4;
 }
 
+const lab_tolerance *lab_buffer_tolerance(const lab_spec *spec, int b)
+{
+    return spec->buffers[b].tolerance ? spec->buffers[b].tolerance : &spec->tolerance;
+}
+
 const char *lab_elem_name(lab_elem e)
 {
     switch (e) {

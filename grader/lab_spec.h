@@ -267,6 +267,8 @@ typedef struct {
 
 size_t lab_elem_size(lab_elem e);
 const char *lab_elem_name(lab_elem e);
+/* Output buffer b's own tolerance, or the lab's. */
+const lab_tolerance *lab_buffer_tolerance(const lab_spec *spec, int b);
 
 #ifdef __cplusplus
 }

@@ -18,13 +18,15 @@
  * square of the baseline's output, so an element that is near zero only
  * because its terms cancel is held to the output's scale, not its own.
  * Integer outputs and outputs the lab checks exactly must match bit for bit
- * (any NaN matches any NaN).
+ * (any NaN matches any NaN); outputs the lab holds to a number of ulps must
+ * lie within twice that of the baseline's (fast_rules.h).
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "runner.h"
+#include "../fast_rules.h"
 
 #ifndef CUDA_EMU
 
@@ -87,10 +89,27 @@ __global__ void sum_squares(const T *x, size_t n, double *acc)
     if ((threadIdx.x & 31) == 0) atomicAdd(acc, s);
 }
 
+/* Representable values between two finite floats (compare.c's ulps). */
+__device__ static double ordered_distance(float a, float b)
+{
+    long long x = __float_as_int(a), y = __float_as_int(b);
+    if (x < 0) x = -(x & 0x7fffffffll);
+    if (y < 0) y = -(y & 0x7fffffffll);
+    return (double)llabs(x - y);
+}
+__device__ static double ordered_distance(double a, double b)
+{
+    long long x = __double_as_longlong(a), y = __double_as_longlong(b);
+    double dx = x < 0 ? -(double)(x & 0x7fffffffffffffffll) : (double)x;
+    double dy = y < 0 ? -(double)(y & 0x7fffffffffffffffll) : (double)y;
+    return fabs(dx - dy);
+}
+__device__ static double ordered_distance(unsigned, unsigned) { return 0; }
+
 template <typename T, typename Bits>
 __global__ void compare(const T *got, const T *expected, size_t n, Bits poison, int exact,
-                        double agreement, const double *sumsq, unsigned long long key_base,
-                        unsigned long long *acc)
+                        double max_ulps, double agreement, const double *sumsq,
+                        unsigned long long key_base, unsigned long long *acc)
 {
     double rms = sqrt(*sumsq / (n ? (double)n : 1.0));
     unsigned long long unwritten = 0, disagree = 0, first = NO_KEY;
@@ -113,7 +132,8 @@ __global__ void compare(const T *got, const T *expected, size_t n, Bits poison, 
                 bad = 1;
             } else {
                 double ratio = fabs(gd - ed) / (fabs(ed) + rms);
-                bad = !(ratio <= agreement);
+                bad = max_ulps >= 0 ? !(ordered_distance(g, e) <= max_ulps)
+                                    : !(ratio <= agreement);
                 if (ratio > worst) worst = isfinite(ratio) ? (float)ratio : 3.0e38f;
             }
             disagree += bad;
@@ -178,11 +198,9 @@ void verify_after_baseline(verifier *v) { v->baseline_hash = inputs_hash(v); }
 
 static int exact_buffer(int b)
 {
-    const lab_spec *spec = LAB_DEVICE.spec;
-    const lab_tolerance *t = spec->buffers[b].tolerance ? spec->buffers[b].tolerance
-                                                        : &spec->tolerance;
-    lab_elem e = spec->buffers[b].elem;
-    return t->kind == TOL_EXACT || (e != ELEM_F32 && e != ELEM_F64);
+    lab_elem e = LAB_DEVICE.spec->buffers[b].elem;
+    return lab_buffer_tolerance(LAB_DEVICE.spec, b)->kind == TOL_EXACT ||
+           (e != ELEM_F32 && e != ELEM_F64);
 }
 
 static double element_value(lab_elem e, const unsigned char *p)
@@ -209,27 +227,28 @@ static void compare_outputs(verifier *v, const buffer_set *sub, const buffer_set
         double *sumsq = (double *)&v->d_acc[V_SUMSQ];
         RUNNER_CHECK(cudaMemsetAsync(sumsq, 0, sizeof *sumsq, v->stream));
         int exact = exact_buffer(b);
+        double max_ulps = fast_timed_ulps(lab_buffer_tolerance(LAB_DEVICE.spec, b));
         switch (spec->buffers[b].elem) {
         case ELEM_F32:
             sum_squares<<<blocks, 256, 0, v->stream>>>((const float *)base->ptr[b], n, sumsq);
             compare<<<blocks, 256, 0, v->stream>>>((const float *)sub->ptr[b],
                                                    (const float *)base->ptr[b], n,
                                                    (unsigned)proto_poison(ELEM_F32), exact,
-                                                   v->agreement, sumsq, key, v->d_acc);
+                                                   max_ulps, v->agreement, sumsq, key, v->d_acc);
             break;
         case ELEM_F64:
             sum_squares<<<blocks, 256, 0, v->stream>>>((const double *)base->ptr[b], n, sumsq);
             compare<<<blocks, 256, 0, v->stream>>>((const double *)sub->ptr[b],
                                                    (const double *)base->ptr[b], n,
                                                    (unsigned long long)proto_poison(ELEM_F64), exact,
-                                                   v->agreement, sumsq, key, v->d_acc);
+                                                   max_ulps, v->agreement, sumsq, key, v->d_acc);
             break;
         case ELEM_I32:
         case ELEM_U32:
             compare<<<blocks, 256, 0, v->stream>>>((const unsigned *)sub->ptr[b],
                                                    (const unsigned *)base->ptr[b], n,
-                                                   (unsigned)proto_poison(ELEM_I32), 1, v->agreement,
-                                                   sumsq, key, v->d_acc);
+                                                   (unsigned)proto_poison(ELEM_I32), 1, -1.0,
+                                                   v->agreement, sumsq, key, v->d_acc);
             break;
         }
         RUNNER_CHECK(cudaGetLastError());

@@ -5,6 +5,7 @@
 
 #include "check.h"
 #include "compare.h"
+#include "fast_rules.h"
 #include "protocol.h"
 
 static float from_bits(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
@@ -160,6 +161,28 @@ static void integers_compare_exactly(void)
     CHECK(r.bad == 2 && r.count[MIS_VALUE] == 1 && r.count[MIS_NEVER_WRITTEN] == 1);
 }
 
+/* A timed call held in ulps (fast_rules.h) may lie as far from the
+ * baseline as two right answers can: one u ulps above the true value, the
+ * other u below, across zero and binade edges too. One ulp more is out. */
+static void timed_ulps_admit_two_right_answers_and_no_more(void)
+{
+    const lab_tolerance u4 = {.kind = TOL_ULP, .ulps = 4};
+    double allowed = fast_timed_ulps(&u4);
+    const float truths[] = {1.0f, 0.01f, -3.5e-39f, 0.0f, 65504.0f, -1.0f};
+    for (size_t k = 0; k < sizeof truths / sizeof truths[0]; k++) {
+        float up = truths[k], down = truths[k];
+        for (int i = 0; i < 4; i++) {
+            up = nextafterf(up, INFINITY);
+            down = nextafterf(down, -INFINITY);
+        }
+        CHECK(cmp_ulps_f32(up, truths[k]) <= 4 && cmp_ulps_f32(down, truths[k]) <= 4);
+        CHECK(cmp_ulps_f32(up, down) <= allowed);
+        CHECK(cmp_ulps_f32(nextafterf(up, INFINITY), down) > allowed);
+    }
+    const lab_tolerance exact = {.kind = TOL_EXACT}, bound = {.kind = TOL_BOUND};
+    CHECK(fast_timed_ulps(&exact) < 0 && fast_timed_ulps(&bound) < 0);
+}
+
 const unit_test compare_tests[] = {
     TEST(exact_accepts_equal_values), TEST(exact_rejects_one_ulp),
     TEST(exact_tells_signed_zeros_apart), TEST(nan_never_passes_a_finite_reference),
@@ -168,5 +191,6 @@ const unit_test compare_tests[] = {
     TEST(a_quiet_nan_is_not_poison), TEST(ulp_tolerance_is_inclusive),
     TEST(ulps_count_across_zero), TEST(bound_follows_higham), TEST(gamma_edge_cases),
     TEST(only_the_first_five_are_shown), TEST(integers_compare_exactly),
+    TEST(timed_ulps_admit_two_right_answers_and_no_more),
 };
 const int compare_tests_count = sizeof compare_tests / sizeof compare_tests[0];
