@@ -3,11 +3,11 @@
  * block's threads do not all reach the same __syncthreads(). That is
  * undefined behaviour (the CUDA Programming Guide allows __syncthreads() in
  * conditional code only when the condition is the same for the whole
- * block); on a GPU since Volta the threads that did arrive usually wait for
- * the rest at the next barrier, and the sums often come out right.
- * compute-sanitizer synccheck reports the divergent barrier, and the
- * emulation reports it too, so it must first fail the right stage.
- * EMULATION: fail skipped: the emulator stops at the first barrier not every thread of the block reaches
+ * block). On the H100 the barrier does not keep the threads that reached
+ * it from reading partial sums the others have not written yet: the total
+ * comes out thousands off at n = 65536.
+ * The emulation stops at the first barrier not every thread reaches.
+ * Must first fail the work stage.
  */
 #include <cuda_runtime.h>
 
