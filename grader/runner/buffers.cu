@@ -211,6 +211,31 @@ void buffers_unspike(buffer_set *set, const size_t at[2])
     }
 }
 
+/* Outputs get their poison again before every call, and the grader's own
+ * once compared (timing.cu): an element a call skips keeps the poison,
+ * never an answer from an earlier call. */
+__global__ void poison_fill(unsigned *words, size_t n, unsigned a, unsigned b)
+{
+    size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+        words[i] = (i & 1) ? b : a;
+}
+
+void buffers_poison_outputs(const buffer_set *set, cudaStream_t stream)
+{
+    const lab_spec *spec = LAB_DEVICE.spec;
+    for (int b = 0; b < set->n; b++) {
+        const guarded_buffer *g = &set->buf[b];
+        if (g->role != BUF_OUTPUT || g->count == 0) continue;
+        uint64_t poison = proto_poison(spec->buffers[b].elem);
+        unsigned lo = (unsigned)poison, hi = g->elem_size == 8 ? (unsigned)(poison >> 32) : lo;
+        size_t words = g->bytes / 4;
+        unsigned blocks = (unsigned)((words + 255) / 256 < 1024 ? (words + 255) / 256 : 1024);
+        poison_fill<<<blocks, 256, 0, stream>>>((unsigned *)set->ptr[b], words, lo, hi);
+        RUNNER_CHECK(cudaGetLastError());
+    }
+}
+
 void buffers_destroy(buffer_set *set)
 {
     for (int b = 0; b < set->n; b++) {

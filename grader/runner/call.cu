@@ -95,33 +95,13 @@ static void release_hold(unsigned number)
                       HOLD_START_MAX_MS);
 }
 
-/* Outputs get their poison again before every call: a call that skips an
- * element leaves the poison, never an answer from an earlier call. */
-__global__ void poison_fill(unsigned *words, size_t n, unsigned a, unsigned b)
-{
-    size_t stride = (size_t)gridDim.x * blockDim.x;
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
-        words[i] = (i & 1) ? b : a;
-}
-
-static void poison_outputs(const buffer_set *set, cudaStream_t stream)
-{
-    const lab_spec *spec = LAB_DEVICE.spec;
-    for (int b = 0; b < set->n; b++) {
-        const guarded_buffer *g = &set->buf[b];
-        if (g->role != BUF_OUTPUT || g->count == 0) continue;
-        uint64_t poison = proto_poison(spec->buffers[b].elem);
-        unsigned lo = (unsigned)poison, hi = g->elem_size == 8 ? (unsigned)(poison >> 32) : lo;
-        size_t words = g->bytes / 4;
-        unsigned blocks = (unsigned)((words + 255) / 256 < 1024 ? (words + 255) / 256 : 1024);
-        poison_fill<<<blocks, 256, 0, stream>>>((unsigned *)set->ptr[b], words, lo, hi);
-        RUNNER_CHECK(cudaGetLastError());
-    }
-}
+#endif
 
 /* A persisting-L2 window set by an earlier call would keep its data in the
  * cache through the flush: release those lines and the carve-out, and
- * clear any window left on the grader's stream. */
+ * clear any window left on the grader's stream. The emulation has no cache
+ * but keeps both settings, so it resets them too: a call then finds what
+ * it would find on a GPU (tests/correct/01-vector-add checks this). */
 static void release_persisting_l2(cudaStream_t stream)
 {
     size_t carve_out = 0;
@@ -132,7 +112,6 @@ static void release_persisting_l2(cudaStream_t stream)
     memset(&none, 0, sizeof none);
     RUNNER_CHECK(cudaStreamSetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &none));
 }
-#endif
 
 void call_prepared(call_env *env, const buffer_set *poison, lab_call_fn fn,
                    void *const *ptr, const int64_t *dims, call_outcome *out)
@@ -141,12 +120,14 @@ void call_prepared(call_env *env, const buffer_set *poison, lab_call_fn fn,
     RUNNER_CHECK(cudaDeviceSynchronize());
     unsigned number = ++env->rounds;
 #ifndef CUDA_EMU
-    if (poison) poison_outputs(poison, env->stream);
-    release_persisting_l2(env->stream);
-    RUNNER_CHECK(cudaMemsetAsync(env->flush, number & 0xff, env->flush_bytes, env->stream));
-    hold_default_stream_for(number);
+    if (poison) buffers_poison_outputs(poison, env->stream);
 #else
     (void)poison;
+#endif
+    release_persisting_l2(env->stream);
+#ifndef CUDA_EMU
+    RUNNER_CHECK(cudaMemsetAsync(env->flush, number & 0xff, env->flush_bytes, env->stream));
+    hold_default_stream_for(number);
 #endif
     RUNNER_CHECK(cudaEventRecord(env->start, env->stream));
     out->entry = (cudaError_t)fn(ptr, dims, (void *)env->stream);

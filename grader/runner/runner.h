@@ -109,15 +109,20 @@ void call_prepared(call_env *env, const buffer_set *poison, lab_call_fn fn,
 int call_and_report(call_env *env, buffer_set *set, const proto_call *call, int index,
                     lab_call_fn fn);
 
+/* Poison every output of the set again (on the stream, not waited for). */
+void buffers_poison_outputs(const buffer_set *set, cudaStream_t stream);
+
 /* verify.cu: what the timed calls computed (protocol.h, proto_timed_check). */
 typedef struct verifier verifier;
 verifier *verify_open(const buffer_set *inputs, double agreement, cudaStream_t stream);
-/* After the baseline's sample: fingerprint the inputs. */
-void verify_after_baseline(verifier *v);
-/* After the submission's sample: its outputs against the baseline's, and
- * the inputs against the fingerprint. */
-void verify_after_submission(verifier *v, const buffer_set *submission,
-                             const buffer_set *baseline, int round);
+/* Before the submission's sample: fingerprint the inputs. */
+void verify_before_submission(verifier *v);
+/* After it: the inputs against the fingerprint. */
+void verify_after_submission(verifier *v, int round);
+/* After the baseline's sample on the same inputs: the submission's outputs
+ * against the baseline's. */
+void verify_after_baseline(verifier *v, const buffer_set *submission, const buffer_set *baseline,
+                           int round);
 /* 1 once a timed call was wrong or changed the inputs. */
 int verify_failed(const verifier *v);
 void verify_close(verifier *v, proto_timed_check *out);

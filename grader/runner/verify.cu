@@ -2,10 +2,11 @@
  *
  * The fast stage times the submission on large inputs, hundreds of times.
  * A call the grader only times could skip work, stop early at the timed
- * size, or hand back an answer kept from an earlier call; so after every
- * timed sample, trusted kernels compare the submission's outputs, element
- * by element, with the baseline's outputs for the same inputs in the same
- * round, and fingerprint the inputs to see that the call left them alone.
+ * size, or hand back an answer kept from an earlier call; so in every
+ * round, trusted kernels fingerprint the inputs before and after the
+ * submission's sample, to see that the call left them alone, and compare
+ * its outputs, element by element, with the outputs of the baseline, timed
+ * next on the same inputs (timing.cu).
  * Outputs are poisoned before every call (call.cu), so an element never
  * written is seen as such, and the submission and the baseline never share
  * an output buffer.
@@ -38,7 +39,7 @@ struct verifier {
     double agreement;
     cudaStream_t stream;
     unsigned long long *d_acc; /* V_WORDS counters */
-    unsigned long long baseline_hash;
+    unsigned long long inputs_before;
     proto_timed_check check;
 };
 
@@ -194,7 +195,14 @@ verifier *verify_open(const buffer_set *inputs, double agreement, cudaStream_t s
     return v;
 }
 
-void verify_after_baseline(verifier *v) { v->baseline_hash = inputs_hash(v); }
+void verify_before_submission(verifier *v) { v->inputs_before = inputs_hash(v); }
+
+void verify_after_submission(verifier *v, int round)
+{
+    proto_timed_check *c = &v->check;
+    if (inputs_hash(v) != v->inputs_before && c->rounds_inputs_changed++ == 0)
+        c->first_changed_round = round;
+}
 
 static int exact_buffer(int b)
 {
@@ -255,14 +263,10 @@ static void compare_outputs(verifier *v, const buffer_set *sub, const buffer_set
     }
 }
 
-void verify_after_submission(verifier *v, const buffer_set *sub, const buffer_set *base,
-                             int round)
+void verify_after_baseline(verifier *v, const buffer_set *sub, const buffer_set *base, int round)
 {
     proto_timed_check *c = &v->check;
     c->rounds_checked++;
-    if (inputs_hash(v) != v->baseline_hash) {
-        if (c->rounds_inputs_changed++ == 0) c->first_changed_round = round;
-    }
     compare_outputs(v, sub, base);
     unsigned long long acc[V_WORDS];
     RUNNER_CHECK(cudaMemcpyAsync(acc, v->d_acc, sizeof acc, cudaMemcpyDeviceToHost, v->stream));
@@ -318,8 +322,9 @@ verifier *verify_open(const buffer_set *, double, cudaStream_t)
     if (!v) rsp_fatal("out of host memory");
     return v;
 }
-void verify_after_baseline(verifier *) {}
-void verify_after_submission(verifier *, const buffer_set *, const buffer_set *, int) {}
+void verify_before_submission(verifier *) {}
+void verify_after_submission(verifier *, int) {}
+void verify_after_baseline(verifier *, const buffer_set *, const buffer_set *, int) {}
 int verify_failed(const verifier *) { return 0; }
 void verify_close(verifier *v, proto_timed_check *out)
 {
