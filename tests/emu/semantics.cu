@@ -613,6 +613,39 @@ static void test_runtime_api()
     report("occupancy_and_function_attributes", ok, "blocks/SM %d, block %d, grid %d", blocks_per_sm, best_block,
            min_grid);
 
+    // The persisting-L2 carve-out and a stream's window are only kept, but kept per stream, so that the grader
+    // can reset them and a test can see whether it did.
+    size_t carve_out = 1;
+    cudaStreamAttrValue set = {}, got = {}, other = {};
+    set.accessPolicyWindow.base_ptr = a;
+    set.accessPolicyWindow.num_bytes = n * sizeof(float);
+    set.accessPolicyWindow.hitRatio = 1.0f;
+    set.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;
+    set.accessPolicyWindow.missProp = cudaAccessPropertyStreaming;
+    ok = cudaDeviceGetLimit(&carve_out, cudaLimitPersistingL2CacheSize) == cudaSuccess && carve_out == 0;
+    ok = ok && cudaDeviceGetAttribute(&value, cudaDevAttrMaxPersistingL2CacheSize, 0) == cudaSuccess && value > 0;
+    ok = ok && cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, (size_t)1 << 40) == cudaSuccess &&
+         cudaDeviceGetLimit(&carve_out, cudaLimitPersistingL2CacheSize) == cudaSuccess && carve_out == (size_t)value;
+    ok = ok && cudaStreamSetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &set) == cudaSuccess &&
+         cudaStreamGetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &got) == cudaSuccess &&
+         got.accessPolicyWindow.base_ptr == a && got.accessPolicyWindow.num_bytes == n * sizeof(float) &&
+         got.accessPolicyWindow.hitProp == cudaAccessPropertyPersisting;
+    ok = ok && cudaStreamGetAttribute(0, cudaStreamAttributeAccessPolicyWindow, &other) == cudaSuccess &&
+         other.accessPolicyWindow.num_bytes == 0;
+    ok = ok && cudaCtxResetPersistingL2Cache() == cudaSuccess &&
+         cudaStreamGetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &got) == cudaSuccess &&
+         got.accessPolicyWindow.num_bytes == n * sizeof(float);
+    set.accessPolicyWindow.hitRatio = 2.0f;
+    ok = ok && cudaStreamSetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &set) == cudaErrorInvalidValue &&
+         cudaGetLastError() == cudaErrorInvalidValue;
+    other = {};
+    ok = ok && cudaStreamSetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &other) == cudaSuccess &&
+         cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0) == cudaSuccess &&
+         cudaStreamGetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &got) == cudaSuccess &&
+         got.accessPolicyWindow.num_bytes == 0 &&
+         cudaDeviceGetLimit(&carve_out, cudaLimitPersistingL2CacheSize) == cudaSuccess && carve_out == 0;
+    report("persisting_l2_limit_and_stream_window", ok, "not kept, not per stream or not reset");
+
     cudaEventDestroy(start);
     cudaEventDestroy(stop);
     cudaStreamDestroy(stream);

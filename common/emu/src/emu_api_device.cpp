@@ -17,6 +17,9 @@ const int registers_per_thread = 32; /* assumed for occupancy: the CPU has no re
 const std::size_t shared_per_sm = 228 * 1024;
 const std::size_t shared_reserved_per_block = 1024;
 const std::size_t shared_optin_per_block = 227 * 1024;
+/* The persisting carve-out (cudaLimitPersistingL2CacheSize): only
+ * remembered, there is no cache to set aside. Starts at 0, as on a GPU. */
+std::size_t persisting_l2_bytes = 0;
 
 std::map<const void *, int> &dynamic_shared_attributes()
 {
@@ -56,6 +59,8 @@ cudaDeviceProp describe_device()
     p.unifiedAddressing = 1;
     p.memoryBusWidth = 256;
     p.l2CacheSize = 4 * 1024 * 1024;
+    p.persistingL2CacheMaxSize = 3 * 1024 * 1024; /* three quarters of the L2, as on an A100 */
+    p.accessPolicyMaxWindowSize = 128 * 1024 * 1024;
     p.maxThreadsPerMultiProcessor = threads_per_sm;
     p.globalL1CacheSupported = 1;
     p.localL1CacheSupported = 1;
@@ -162,6 +167,8 @@ extern "C" cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, i
     case cudaDevAttrManagedMemory: *value = p.managedMemory; break;
     case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = (int)p.sharedMemPerBlockOptin; break;
     case cudaDevAttrMaxBlocksPerMultiprocessor: *value = p.maxBlocksPerMultiProcessor; break;
+    case cudaDevAttrMaxPersistingL2CacheSize: *value = p.persistingL2CacheMaxSize; break;
+    case cudaDevAttrMaxAccessPolicyWindowSize: *value = p.accessPolicyMaxWindowSize; break;
     default: return record_error(cudaErrorInvalidValue);
     }
     return cudaSuccess;
@@ -177,12 +184,17 @@ extern "C" cudaError_t cudaDeviceReset(void)
 {
     release_all_device_allocations();
     clear_errors();
+    persisting_l2_bytes = 0;
     return cudaSuccess;
 }
 
-extern "C" cudaError_t cudaDeviceSetLimit(cudaLimit, size_t)
+/* Only the persisting size is remembered, clamped to the device's maximum
+ * as CUDA allows ("ignored or clamped depending on the platform"). */
+extern "C" cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value)
 {
     EMU_RETURN_IF_STICKY();
+    if (limit == cudaLimitPersistingL2CacheSize)
+        persisting_l2_bytes = std::min(value, (std::size_t)emulated_device().persistingL2CacheMaxSize);
     return cudaSuccess;
 }
 
@@ -191,7 +203,18 @@ extern "C" cudaError_t cudaDeviceGetLimit(size_t *value, cudaLimit limit)
     EMU_RETURN_IF_STICKY();
     if (!value)
         return record_error(cudaErrorInvalidValue);
-    *value = limit == cudaLimitStackSize ? 1024 : (8u << 20);
+    if (limit == cudaLimitPersistingL2CacheSize)
+        *value = persisting_l2_bytes;
+    else
+        *value = limit == cudaLimitStackSize ? 1024 : (8u << 20);
+    return cudaSuccess;
+}
+
+/* Nothing persists in a cache that does not exist; the carve-out and the
+ * streams' windows stay as they are, as on a GPU. */
+extern "C" cudaError_t cudaCtxResetPersistingL2Cache(void)
+{
+    EMU_RETURN_IF_STICKY();
     return cudaSuccess;
 }
 

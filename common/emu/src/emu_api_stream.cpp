@@ -1,12 +1,15 @@
 /* Streams and events.  Work runs synchronously when it is enqueued, so a
- * stream is only a handle to validate and an event only a timestamp. */
+ * stream is only a handle to validate (and the access-policy window set on
+ * it, kept to be read back) and an event only a timestamp. */
 #include "emu_internal.h"
 
 #include <chrono>
+#include <cstring>
 #include <set>
 
 struct CUstream_st {
     unsigned int flags;
+    cudaAccessPolicyWindow window;
 };
 
 struct CUevent_st {
@@ -26,6 +29,16 @@ std::set<cudaEvent_t> &events()
 {
     static std::set<cudaEvent_t> live;
     return live;
+}
+/* The built-in streams have windows too: 0 and cudaStreamLegacy name one stream. */
+cudaAccessPolicyWindow legacy_window, per_thread_window;
+cudaAccessPolicyWindow *window_of(cudaStream_t stream)
+{
+    if (stream == nullptr || stream == cudaStreamLegacy)
+        return &legacy_window;
+    if (stream == cudaStreamPerThread)
+        return &per_thread_window;
+    return streams().count(stream) ? &stream->window : nullptr;
 }
 double now_milliseconds()
 {
@@ -48,7 +61,7 @@ extern "C" cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned 
     EMU_RETURN_IF_STICKY();
     if (!stream || flags > cudaStreamNonBlocking)
         return record_error(cudaErrorInvalidValue);
-    *stream = new CUstream_st{flags};
+    *stream = new CUstream_st{flags, {}};
     streams().insert(*stream);
     return cudaSuccess;
 }
@@ -77,6 +90,39 @@ extern "C" cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t even
     EMU_RETURN_IF_STICKY();
     if (!is_valid_stream(stream) || !events().count(event))
         return record_error(cudaErrorInvalidResourceHandle);
+    return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaStreamGetAttribute(cudaStream_t stream, cudaStreamAttrID attr,
+                                              cudaStreamAttrValue *value)
+{
+    EMU_RETURN_IF_STICKY();
+    cudaAccessPolicyWindow *window = window_of(stream);
+    if (!window)
+        return record_error(cudaErrorInvalidResourceHandle);
+    if (!value || attr != cudaStreamAttributeAccessPolicyWindow)
+        return record_error(cudaErrorInvalidValue);
+    std::memset(value, 0, sizeof *value);
+    value->accessPolicyWindow = *window;
+    return cudaSuccess;
+}
+
+/* A window is checked as the driver checks it (its size, a ratio in [0, 1])
+ * and kept; it changes nothing else here. */
+extern "C" cudaError_t cudaStreamSetAttribute(cudaStream_t stream, cudaStreamAttrID attr,
+                                              const cudaStreamAttrValue *value)
+{
+    EMU_RETURN_IF_STICKY();
+    cudaAccessPolicyWindow *window = window_of(stream);
+    if (!window)
+        return record_error(cudaErrorInvalidResourceHandle);
+    if (!value || attr != cudaStreamAttributeAccessPolicyWindow)
+        return record_error(cudaErrorInvalidValue);
+    const cudaAccessPolicyWindow &w = value->accessPolicyWindow;
+    if (w.num_bytes > (std::size_t)emulated_device().accessPolicyMaxWindowSize || !(w.hitRatio >= 0.0f) ||
+        w.hitRatio > 1.0f)
+        return record_error(cudaErrorInvalidValue);
+    *window = w;
     return cudaSuccess;
 }
 

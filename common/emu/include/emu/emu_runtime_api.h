@@ -77,7 +77,9 @@ enum cudaDeviceAttr {
     cudaDevAttrMaxRegistersPerMultiprocessor = 82,
     cudaDevAttrManagedMemory = 83,
     cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
-    cudaDevAttrMaxBlocksPerMultiprocessor = 106
+    cudaDevAttrMaxBlocksPerMultiprocessor = 106,
+    cudaDevAttrMaxPersistingL2CacheSize = 108,
+    cudaDevAttrMaxAccessPolicyWindowSize = 109
 };
 
 enum cudaFuncAttribute {
@@ -101,7 +103,8 @@ enum cudaSharedMemConfig {
 enum cudaLimit {
     cudaLimitStackSize = 0,
     cudaLimitPrintfFifoSize = 1,
-    cudaLimitMallocHeapSize = 2
+    cudaLimitMallocHeapSize = 2,
+    cudaLimitPersistingL2CacheSize = 0x06
 };
 
 enum cudaMemoryType {
@@ -191,6 +194,35 @@ struct cudaFuncAttributes {
     int reserved[16];
 };
 
+/* Persisting-L2 hints. There is no cache here: the emulation only keeps
+ * what was set, so that code can read back its own (or another call's)
+ * settings as on the GPU. Names as in CUDA's driver_types.h, where the
+ * stream attribute names are macros over the launch attribute ones. */
+enum cudaAccessProperty {
+    cudaAccessPropertyNormal = 0,
+    cudaAccessPropertyStreaming = 1,
+    cudaAccessPropertyPersisting = 2
+};
+
+struct cudaAccessPolicyWindow {
+    void *base_ptr;
+    size_t num_bytes;
+    float hitRatio;
+    enum cudaAccessProperty hitProp;
+    enum cudaAccessProperty missProp;
+};
+
+typedef enum cudaLaunchAttributeID { cudaLaunchAttributeAccessPolicyWindow = 1 } cudaLaunchAttributeID;
+
+typedef union cudaLaunchAttributeValue {
+    char pad[64];
+    struct cudaAccessPolicyWindow accessPolicyWindow;
+} cudaLaunchAttributeValue;
+
+#define cudaStreamAttrID cudaLaunchAttributeID
+#define cudaStreamAttributeAccessPolicyWindow cudaLaunchAttributeAccessPolicyWindow
+#define cudaStreamAttrValue cudaLaunchAttributeValue
+
 typedef struct CUstream_st *cudaStream_t;
 typedef struct CUevent_st *cudaEvent_t;
 
@@ -229,6 +261,7 @@ cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config);
 cudaError_t cudaDriverGetVersion(int *version);
 cudaError_t cudaRuntimeGetVersion(int *version);
 cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes);
+cudaError_t cudaCtxResetPersistingL2Cache(void);
 
 cudaError_t cudaMalloc(void **pointer, size_t size);
 cudaError_t cudaMallocManaged(void **pointer, size_t size, unsigned int flags);
@@ -252,6 +285,8 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream);
 cudaError_t cudaStreamSynchronize(cudaStream_t stream);
 cudaError_t cudaStreamQuery(cudaStream_t stream);
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags);
+cudaError_t cudaStreamGetAttribute(cudaStream_t stream, cudaStreamAttrID attr, cudaStreamAttrValue *value);
+cudaError_t cudaStreamSetAttribute(cudaStream_t stream, cudaStreamAttrID attr, const cudaStreamAttrValue *value);
 
 cudaError_t cudaEventCreate(cudaEvent_t *event);
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags);
