@@ -622,9 +622,12 @@ static void test_runtime_api()
     set.accessPolicyWindow.hitRatio = 1.0f;
     set.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;
     set.accessPolicyWindow.missProp = cudaAccessPropertyStreaming;
-    ok = cudaDeviceGetLimit(&carve_out, cudaLimitPersistingL2CacheSize) == cudaSuccess && carve_out == 0;
+    // Not 0 before anyone sets it, and more than the maximum is refused (both as on an H100).
+    ok = cudaDeviceGetLimit(&carve_out, cudaLimitPersistingL2CacheSize) == cudaSuccess && carve_out != 0;
     ok = ok && cudaDeviceGetAttribute(&value, cudaDevAttrMaxPersistingL2CacheSize, 0) == cudaSuccess && value > 0;
-    ok = ok && cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, (size_t)1 << 40) == cudaSuccess &&
+    ok = ok && cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, (size_t)1 << 40) == cudaErrorInvalidValue &&
+         cudaGetLastError() == cudaErrorInvalidValue;
+    ok = ok && cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, (size_t)value) == cudaSuccess &&
          cudaDeviceGetLimit(&carve_out, cudaLimitPersistingL2CacheSize) == cudaSuccess && carve_out == (size_t)value;
     ok = ok && cudaStreamSetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &set) == cudaSuccess &&
          cudaStreamGetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &got) == cudaSuccess &&

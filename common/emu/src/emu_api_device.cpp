@@ -18,8 +18,10 @@ const std::size_t shared_per_sm = 228 * 1024;
 const std::size_t shared_reserved_per_block = 1024;
 const std::size_t shared_optin_per_block = 227 * 1024;
 /* The persisting carve-out (cudaLimitPersistingL2CacheSize): only
- * remembered, there is no cache to set aside. Starts at 0, as on a GPU. */
-std::size_t persisting_l2_bytes = 0;
+ * remembered, there is no cache to set aside. Not 0 before anyone sets it:
+ * an H100 (driver 13.0) reports 9830400 bytes, 30% of its maximum. */
+const std::size_t persisting_l2_default = 1024 * 1024;
+std::size_t persisting_l2_bytes = persisting_l2_default;
 
 std::map<const void *, int> &dynamic_shared_attributes()
 {
@@ -184,17 +186,21 @@ extern "C" cudaError_t cudaDeviceReset(void)
 {
     release_all_device_allocations();
     clear_errors();
-    persisting_l2_bytes = 0;
+    persisting_l2_bytes = persisting_l2_default;
     return cudaSuccess;
 }
 
-/* Only the persisting size is remembered, clamped to the device's maximum
- * as CUDA allows ("ignored or clamped depending on the platform"). */
+/* Only the persisting size is remembered; more than the device's maximum
+ * is refused, as the H100's driver does (it also rounds to its own
+ * granularity, which is not emulated). */
 extern "C" cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value)
 {
     EMU_RETURN_IF_STICKY();
-    if (limit == cudaLimitPersistingL2CacheSize)
-        persisting_l2_bytes = std::min(value, (std::size_t)emulated_device().persistingL2CacheMaxSize);
+    if (limit == cudaLimitPersistingL2CacheSize) {
+        if (value > (std::size_t)emulated_device().persistingL2CacheMaxSize)
+            return record_error(cudaErrorInvalidValue);
+        persisting_l2_bytes = value;
+    }
     return cudaSuccess;
 }
 

@@ -4,7 +4,8 @@
  * there: a fake speedup. The grader must therefore clear both before each call. So each call first
  * looks at what an earlier call left (the device's persisting-L2 limit and the window on its
  * stream) and, if either is still set, answers a - b on purpose: the grading fails unless the
- * grader reset them. Must pass every stage. */
+ * grader reset them. Changing the carve-out costs milliseconds a call on an H100 (5.2 ms: 5% of
+ * copy), so speed is no concern here. Must pass work and right. */
 #include <cuda_runtime.h>
 
 #include "cuda_check.h"
