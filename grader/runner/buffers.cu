@@ -211,9 +211,8 @@ void buffers_unspike(buffer_set *set, const size_t at[2])
     }
 }
 
-/* Outputs get their poison again before every call, and the grader's own
- * once compared (timing.cu): an element a call skips keeps the poison,
- * never an answer from an earlier call. */
+/* Outputs get their poison again before every call (call.cu): an element
+ * a call skips keeps the poison, never an answer from an earlier call. */
 __global__ void poison_fill(unsigned *words, size_t n, unsigned a, unsigned b)
 {
     size_t stride = (size_t)gridDim.x * blockDim.x;

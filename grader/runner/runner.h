@@ -114,15 +114,15 @@ void buffers_poison_outputs(const buffer_set *set, cudaStream_t stream);
 
 /* verify.cu: what the timed calls computed (protocol.h, proto_timed_check). */
 typedef struct verifier verifier;
-verifier *verify_open(const buffer_set *inputs, double agreement, cudaStream_t stream);
-/* Before the submission's sample: fingerprint the inputs. */
-void verify_before_submission(verifier *v);
-/* After it: the inputs against the fingerprint. */
-void verify_after_submission(verifier *v, int round);
-/* After the baseline's sample on the same inputs: the submission's outputs
- * against the baseline's. */
-void verify_after_baseline(verifier *v, const buffer_set *submission, const buffer_set *baseline,
-                           int round);
+verifier *verify_open(const buffer_set *inputs, double agreement, uint64_t key,
+                      cudaStream_t stream);
+/* After the baseline's sample: fingerprint the inputs, and mask the
+ * baseline's outputs with a key of this run's until they are compared. */
+void verify_after_baseline(verifier *v, const buffer_set *baseline);
+/* After the submission's sample: its outputs against the baseline's, and
+ * the inputs against the fingerprint. */
+void verify_after_submission(verifier *v, const buffer_set *submission,
+                             const buffer_set *baseline, int round);
 /* 1 once a timed call was wrong or changed the inputs. */
 int verify_failed(const verifier *v);
 void verify_close(verifier *v, proto_timed_check *out);

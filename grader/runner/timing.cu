@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "runner.h"
+#include "../rng.h"
 #include "../fast_rules.h"
 #include "../stats.h"
 
@@ -55,23 +56,6 @@ static int copy_call(void *const *ptr, const int64_t *, void *stream)
 {
     return cudaMemcpyAsync(ptr[0], ptr[1], COPY_HALF_BYTES, cudaMemcpyDeviceToDevice,
                            (cudaStream_t)stream);
-}
-
-/* The item sampled k-th in a round. MODE_TIMING samples the submission
- * before the baseline, on the same inputs, and the grader's outputs are
- * poisoned again once compared (poison_trusted_outputs): were the baseline
- * first, its answer to this very round would sit in a buffer beside the
- * submission's, to be found (cudaPointerGetAttributes tells allocated
- * addresses without a fault) and copied at the speed of cudaMemcpy. */
-static int sampled_item(const timing_env *t, int k)
-{
-    return t->check && k < 2 ? 1 - k : k;
-}
-
-static void poison_trusted_outputs(const timing_env *t, const timed_item *items, int n_items)
-{
-    for (int i = 0; i < n_items; i++)
-        if (i != 1 && items[i].set) buffers_poison_outputs(items[i].set, t->env->stream);
 }
 
 /* One call of an item; an error inside timing is the code's fault and is
@@ -175,8 +159,7 @@ static void time_items(const proto_request *req, timing_env *env,
     /* Warm-up: module load, clocks ramping up, first-touch page mapping. */
     double t0 = runner_now_ms();
     for (int calls = 0; calls < WARMUP_MIN_CALLS || runner_now_ms() - t0 < WARMUP_MS; calls++)
-        for (int k = 0; k < n_items; k++) sample(env, &items[sampled_item(env, k)], &o);
-    if (env->check) poison_trusted_outputs(env, items, n_items);
+        for (int i = 0; i < n_items; i++) sample(env, &items[i], &o);
     double warmup_ms = runner_now_ms() - t0;
 
     int max_rounds = req->max_rounds;
@@ -197,17 +180,14 @@ static void time_items(const proto_request *req, timing_env *env,
         buffers_swap(env->inputs, env->swap_seed, (uint64_t)rounds);
         if (spike != 0)
             buffers_spike(env->inputs, spike, env->swap_seed, (uint64_t)rounds, spiked);
-        for (int k = 0; k < n_items; k++) {
-            int i = sampled_item(env, k);
-            if (env->check && i == 1) verify_before_submission(env->check);
+        for (int i = 0; i < n_items; i++) {
             sample(env, &items[i], &o);
             samples[(size_t)i * max_rounds + rounds] = o.ms;
             straggles[(size_t)i * max_rounds + rounds] = o.straggle_ms;
-            if (env->check && i == 1) verify_after_submission(env->check, rounds);
-            if (env->check && i == 0)
-                verify_after_baseline(env->check, items[1].set, items[0].set, rounds);
+            if (env->check && i == 0) verify_after_baseline(env->check, items[0].set);
+            if (env->check && i == 1)
+                verify_after_submission(env->check, items[1].set, items[0].set, rounds);
         }
-        if (env->check) poison_trusted_outputs(env, items, n_items);
         rounds++;
         converged = stats_converged(series, n_items, (size_t)rounds,
                                     (size_t)req->min_rounds, req->target_rse);
@@ -290,7 +270,9 @@ void run_timing(const proto_request *req, const proto_call *calls, call_env *env
     if (tb->with_vendor) buffers_to_device(&tb->vendor, &tb->mine);
     timing_env t;
     timing_open(&t, env, &tb->mine, timed);
-    t.check = verify_open(&tb->mine, req->agreement, env->stream);
+    /* The masking key: from this run's seeds, never the same twice. */
+    t.check = verify_open(&tb->mine, req->agreement, rng_derive(timed->swap_seed, 0x6d61736bull),
+                          env->stream);
     timed_item items[4] = {{"baseline", LAB_DEVICE.baseline, &tb->baseline},
                            {"submission", LAB_DEVICE.submission, &tb->mine},
                            {"copy", copy_call, NULL},

@@ -2,11 +2,17 @@
  *
  * The fast stage times the submission on large inputs, hundreds of times.
  * A call the grader only times could skip work, stop early at the timed
- * size, or hand back an answer kept from an earlier call; so in every
- * round, trusted kernels fingerprint the inputs before and after the
- * submission's sample, to see that the call left them alone, and compare
- * its outputs, element by element, with the outputs of the baseline, timed
- * next on the same inputs (timing.cu).
+ * size, or hand back an answer kept from an earlier call; so after every
+ * timed sample, trusted kernels compare the submission's outputs, element
+ * by element, with the baseline's outputs for the same inputs in the same
+ * round, and fingerprint the inputs to see that the call left them alone.
+ *
+ * The baseline runs first in each round, so while the submission runs its
+ * answer to the very same inputs sits in the grader's buffers, easy to find
+ * (cudaPointerGetAttributes tells allocated addresses without a fault) and
+ * to copy at the speed of cudaMemcpy. So the baseline's outputs are masked
+ * in place, every word XORed with a stream drawn from a key of this run's,
+ * from its sample until the comparison: a copy of them is garbage.
  * Outputs are poisoned before every call (call.cu), so an element never
  * written is seen as such, and the submission and the baseline never share
  * an output buffer.
@@ -39,7 +45,8 @@ struct verifier {
     double agreement;
     cudaStream_t stream;
     unsigned long long *d_acc; /* V_WORDS counters */
-    unsigned long long inputs_before;
+    unsigned long long baseline_hash;
+    unsigned long long key; /* the baseline's outputs are masked with it */
     proto_timed_check check;
 };
 
@@ -50,6 +57,14 @@ __device__ static unsigned long long mix64(unsigned long long x)
     x ^= x >> 29;
     x *= 0x94d049bb133111ebull;
     return x ^ (x >> 32);
+}
+
+/* Masking and unmasking are one XOR of every word of every output. */
+__global__ void mask_words(unsigned *words, size_t n, unsigned long long key)
+{
+    size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+        words[i] ^= (unsigned)mix64(key + i);
 }
 
 template <typename T> __device__ static T warp_sum(T v)
@@ -181,12 +196,14 @@ static unsigned long long inputs_hash(verifier *v)
     return acc[V_HASH];
 }
 
-verifier *verify_open(const buffer_set *inputs, double agreement, cudaStream_t stream)
+verifier *verify_open(const buffer_set *inputs, double agreement, uint64_t key,
+                      cudaStream_t stream)
 {
     verifier *v = (verifier *)calloc(1, sizeof *v);
     if (!v) rsp_fatal("out of host memory");
     v->inputs = inputs;
     v->agreement = agreement;
+    v->key = key;
     v->stream = stream;
     RUNNER_CHECK(cudaMalloc(&v->d_acc, V_WORDS * sizeof *v->d_acc));
     v->check.first_wrong_round = v->check.first_changed_round = -1;
@@ -195,13 +212,23 @@ verifier *verify_open(const buffer_set *inputs, double agreement, cudaStream_t s
     return v;
 }
 
-void verify_before_submission(verifier *v) { v->inputs_before = inputs_hash(v); }
-
-void verify_after_submission(verifier *v, int round)
+static void mask_outputs(verifier *v, const buffer_set *set)
 {
-    proto_timed_check *c = &v->check;
-    if (inputs_hash(v) != v->inputs_before && c->rounds_inputs_changed++ == 0)
-        c->first_changed_round = round;
+    for (int b = 0; b < set->n; b++) {
+        const guarded_buffer *g = &set->buf[b];
+        if (g->role != BUF_OUTPUT || g->bytes < 4) continue;
+        size_t words = g->bytes / 4;
+        mask_words<<<blocks_for(words), 256, 0, v->stream>>>((unsigned *)set->ptr[b], words,
+                                                             v->key + ((unsigned long long)b << 48));
+        RUNNER_CHECK(cudaGetLastError());
+    }
+    RUNNER_CHECK(cudaStreamSynchronize(v->stream));
+}
+
+void verify_after_baseline(verifier *v, const buffer_set *base)
+{
+    v->baseline_hash = inputs_hash(v);
+    mask_outputs(v, base);
 }
 
 static int exact_buffer(int b)
@@ -263,10 +290,15 @@ static void compare_outputs(verifier *v, const buffer_set *sub, const buffer_set
     }
 }
 
-void verify_after_baseline(verifier *v, const buffer_set *sub, const buffer_set *base, int round)
+void verify_after_submission(verifier *v, const buffer_set *sub, const buffer_set *base,
+                             int round)
 {
     proto_timed_check *c = &v->check;
     c->rounds_checked++;
+    mask_outputs(v, base); /* unmasked: XOR twice */
+    if (inputs_hash(v) != v->baseline_hash) {
+        if (c->rounds_inputs_changed++ == 0) c->first_changed_round = round;
+    }
     compare_outputs(v, sub, base);
     unsigned long long acc[V_WORDS];
     RUNNER_CHECK(cudaMemcpyAsync(acc, v->d_acc, sizeof acc, cudaMemcpyDeviceToHost, v->stream));
@@ -316,15 +348,14 @@ struct verifier {
     proto_timed_check check;
 };
 
-verifier *verify_open(const buffer_set *, double, cudaStream_t)
+verifier *verify_open(const buffer_set *, double, uint64_t, cudaStream_t)
 {
     verifier *v = (verifier *)calloc(1, sizeof *v);
     if (!v) rsp_fatal("out of host memory");
     return v;
 }
-void verify_before_submission(verifier *) {}
-void verify_after_submission(verifier *, int) {}
-void verify_after_baseline(verifier *, const buffer_set *, const buffer_set *, int) {}
+void verify_after_baseline(verifier *, const buffer_set *) {}
+void verify_after_submission(verifier *, const buffer_set *, const buffer_set *, int) {}
 int verify_failed(const verifier *) { return 0; }
 void verify_close(verifier *v, proto_timed_check *out)
 {

@@ -8,9 +8,9 @@
  * a fault, whether an address is allocated, so the first timed call walks
  * the 4 GiB around its own output in 64 KiB steps and reads the first
  * elements past the runner's 16 KiB guard wherever memory is allocated,
- * looking for the transpose of its own input. Before the grader timed the submission first
- * in each round and poisoned the baseline's outputs once compared, this
- * passed.
+ * looking for the transpose of its own input (the warm-up leaves it plain).
+ * Before the grader masked the baseline's outputs from its sample until the
+ * comparison, this passed (H100: 94.6% of copy, 6.42x).
  * Must first fail the fast stage.
  * REPORT-SAYS: the timed calls computed a wrong answer
  */
