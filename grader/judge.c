@@ -208,12 +208,15 @@ static const char *mismatch_hint(const lab_hints *h, cmp_class first)
     case MIS_NEVER_WRITTEN:
         return hint_or(h->never_written,
                        "never written: does your grid cover every element, "
-                       "including the last partial block?");
+                       "including the last partial block? (Outputs hold NaN on "
+                       "entry: one read and handed back looks never written.)");
     case MIS_SPECIAL:
         return hint_or(h->special_values,
                        "NaN or Inf where the reference has none (or the other "
-                       "way round): an uninitialised value, or an operation "
-                       "the lab does not ask for?");
+                       "way round): outputs hold NaN on entry, so an output read "
+                       "before it is written (0 * NaN is NaN) passes it on; else "
+                       "an uninitialised value, or an operation the lab does not "
+                       "ask for?");
     case MIS_VALUE: break;
     }
     return hint_or(h->wrong_value,

@@ -251,15 +251,19 @@ const lab_spec LAB_07_MATMUL = {
     .hints = {
         .never_written = "every C[i][j] must be written, with 0 when k == 0: does your grid "
                          "cover the last partial tile of rows and of columns, and do you "
-                         "still launch (or memset C) when k == 0?",
+                         "still launch (or memset C) when k == 0? C holds NaN on entry, so "
+                         "a kernel that reads C before writing it (beta * C with beta = 0: "
+                         "0 * NaN is NaN) hands the fill back as if never written",
         .wrong_value = "C[i][j] = sum over p of A[i][p] * B[p][j], with A[i][p] at "
                        "a[i * k + p] and B[p][j] at b[p * n + j]: check the row lengths "
                        "(k for A, n for B and C), the last partial tile along k (loads "
                        "past k must add zeros), and a __syncthreads() after the tile is "
                        "used, before it is overwritten",
-        .special_values = "NaN or Inf: an output never finished, values read from outside "
-                          "the tile (past k, m or n) instead of zeros, or an accumulator "
-                          "with a small range (half precision overflows at 65504)",
+        .special_values = "NaN or Inf: C holds NaN on entry, so reading C before writing "
+                          "it (alpha * AB + beta * C with beta = 0: 0 * NaN is NaN) passes "
+                          "the NaN on; else an output never finished, values read from "
+                          "outside the tile (past k, m or n) instead of zeros, or an "
+                          "accumulator with a small range (half precision overflows at 65504)",
         .write_before = "only C[0 .. m*n) is yours to write: a negative index, or a "
                         "vector store rounded below C's start",
         .write_after = "threads of the last partial tile must not store: guard every store "
