@@ -30,6 +30,11 @@ void call_env_open(call_env *env, cudaStream_t stream)
     /* Twice the L2 (at least 8 MiB) written over evicts what a call left. */
     env->flush_bytes = 2 * (size_t)(env->l2_bytes > (4 << 20) ? env->l2_bytes : (4 << 20));
     RUNNER_CHECK(cudaMalloc(&env->flush, env->flush_bytes));
+    /* A setting this device cannot report is not put back either. */
+    env->has_cache_config = cudaDeviceGetCacheConfig(&env->cache_config) == cudaSuccess;
+    env->has_l2_fetch = cudaDeviceGetLimit(&env->l2_fetch_granularity,
+                                           cudaLimitMaxL2FetchGranularity) == cudaSuccess;
+    cudaGetLastError();
 }
 
 void call_env_close(call_env *env)
@@ -113,6 +118,30 @@ static void release_persisting_l2(cudaStream_t stream)
     RUNNER_CHECK(cudaStreamSetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &none));
 }
 
+/* Settings that hold for every kernel on the device, the grader's baseline
+ * and copy included: a call that prefers shared memory to L1 device-wide,
+ * or changes how much the L2 fetches, could slow the kernels it is
+ * compared with. Each call starts from the settings the runner found. (A
+ * call that needs them sets them each time, or per kernel with
+ * cudaFuncSetCacheConfig / cudaFuncSetAttribute.) The stack, printf and
+ * heap sizes are left alone: a kernel may need them from one call to the
+ * next, and they do not make other kernels slower. */
+static void restore_device_settings(const call_env *env)
+{
+    cudaFuncCache cache;
+    if (env->has_cache_config) {
+        RUNNER_CHECK(cudaDeviceGetCacheConfig(&cache));
+        if (cache != env->cache_config) RUNNER_CHECK(cudaDeviceSetCacheConfig(env->cache_config));
+    }
+    size_t fetch = 0;
+    if (env->has_l2_fetch) {
+        RUNNER_CHECK(cudaDeviceGetLimit(&fetch, cudaLimitMaxL2FetchGranularity));
+        if (fetch != env->l2_fetch_granularity)
+            RUNNER_CHECK(
+                cudaDeviceSetLimit(cudaLimitMaxL2FetchGranularity, env->l2_fetch_granularity));
+    }
+}
+
 void call_prepared(call_env *env, const buffer_set *poison, lab_call_fn fn,
                    void *const *ptr, const int64_t *dims, call_outcome *out)
 {
@@ -124,6 +153,7 @@ void call_prepared(call_env *env, const buffer_set *poison, lab_call_fn fn,
 #else
     (void)poison;
 #endif
+    restore_device_settings(env);
     release_persisting_l2(env->stream);
 #ifndef CUDA_EMU
     RUNNER_CHECK(cudaMemsetAsync(env->flush, number & 0xff, env->flush_bytes, env->stream));

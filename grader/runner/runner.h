@@ -76,11 +76,15 @@ double runner_now_ms(void);
 
 /* call.cu: one call of a lab function, prepared the same way whether it is
  * checked or timed, so that the code called cannot tell which it is:
- * outputs poisoned, persisting L2 lines released, the L2 flushed, the
- * legacy default stream held until the call's stream is done, events
- * around the call. */
+ * outputs poisoned, the device-wide settings a call may change put back,
+ * persisting L2 lines released, the L2 flushed, the legacy default stream
+ * held until the call's stream is done, events around the call. */
 typedef struct {
     cudaStream_t stream;
+    /* Device-wide settings as they were before any call (call.cu). */
+    int has_cache_config, has_l2_fetch;
+    cudaFuncCache cache_config;
+    size_t l2_fetch_granularity;
     cudaEvent_t start, stop;
     void *flush;
     size_t flush_bytes;

@@ -649,6 +649,21 @@ static void test_runtime_api()
          cudaDeviceGetLimit(&carve_out, cudaLimitPersistingL2CacheSize) == cudaSuccess && carve_out == 0;
     report("persisting_l2_limit_and_stream_window", ok, "not kept, not per stream or not reset");
 
+    // The device-wide cache preference and L2 fetch granularity are kept too (the grader puts them back).
+    cudaFuncCache cache = cudaFuncCachePreferL1;
+    size_t fetch = 0;
+    ok = cudaDeviceGetCacheConfig(&cache) == cudaSuccess && cache == cudaFuncCachePreferNone;
+    ok = ok && cudaDeviceSetCacheConfig(cudaFuncCachePreferShared) == cudaSuccess &&
+         cudaDeviceGetCacheConfig(&cache) == cudaSuccess && cache == cudaFuncCachePreferShared &&
+         cudaDeviceSetCacheConfig(cudaFuncCachePreferNone) == cudaSuccess;
+    ok = ok && cudaDeviceGetLimit(&fetch, cudaLimitMaxL2FetchGranularity) == cudaSuccess && fetch == 64 &&
+         cudaDeviceSetLimit(cudaLimitMaxL2FetchGranularity, 32) == cudaSuccess &&
+         cudaDeviceGetLimit(&fetch, cudaLimitMaxL2FetchGranularity) == cudaSuccess && fetch == 32 &&
+         cudaDeviceSetLimit(cudaLimitMaxL2FetchGranularity, 256) == cudaErrorInvalidValue &&
+         cudaGetLastError() == cudaErrorInvalidValue &&
+         cudaDeviceSetLimit(cudaLimitMaxL2FetchGranularity, 64) == cudaSuccess;
+    report("cache_config_and_l2_fetch_granularity", ok, "not kept, or too much accepted");
+
     cudaEventDestroy(start);
     cudaEventDestroy(stop);
     cudaStreamDestroy(stream);

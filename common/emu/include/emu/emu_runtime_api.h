@@ -104,6 +104,7 @@ enum cudaLimit {
     cudaLimitStackSize = 0,
     cudaLimitPrintfFifoSize = 1,
     cudaLimitMallocHeapSize = 2,
+    cudaLimitMaxL2FetchGranularity = 0x05,
     cudaLimitPersistingL2CacheSize = 0x06
 };
 
@@ -257,6 +258,7 @@ cudaError_t cudaDeviceReset(void);
 cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value);
 cudaError_t cudaDeviceGetLimit(size_t *value, enum cudaLimit limit);
 cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache config);
+cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *config);
 cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config);
 cudaError_t cudaDriverGetVersion(int *version);
 cudaError_t cudaRuntimeGetVersion(int *version);
