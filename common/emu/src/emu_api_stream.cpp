@@ -93,15 +93,25 @@ extern "C" cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t even
     return cudaSuccess;
 }
 
+/* The window of a stream the two attribute calls name, or why not. */
+static cudaError_t window_named(cudaStream_t stream, cudaStreamAttrID attr, const void *value,
+                                cudaAccessPolicyWindow **window)
+{
+    *window = window_of(stream);
+    if (!*window)
+        return cudaErrorInvalidResourceHandle;
+    if (!value || attr != cudaStreamAttributeAccessPolicyWindow)
+        return cudaErrorInvalidValue;
+    return cudaSuccess;
+}
+
 extern "C" cudaError_t cudaStreamGetAttribute(cudaStream_t stream, cudaStreamAttrID attr,
                                               cudaStreamAttrValue *value)
 {
     EMU_RETURN_IF_STICKY();
-    cudaAccessPolicyWindow *window = window_of(stream);
-    if (!window)
-        return record_error(cudaErrorInvalidResourceHandle);
-    if (!value || attr != cudaStreamAttributeAccessPolicyWindow)
-        return record_error(cudaErrorInvalidValue);
+    cudaAccessPolicyWindow *window;
+    if (cudaError_t e = window_named(stream, attr, value, &window))
+        return record_error(e);
     std::memset(value, 0, sizeof *value);
     value->accessPolicyWindow = *window;
     return cudaSuccess;
@@ -113,11 +123,9 @@ extern "C" cudaError_t cudaStreamSetAttribute(cudaStream_t stream, cudaStreamAtt
                                               const cudaStreamAttrValue *value)
 {
     EMU_RETURN_IF_STICKY();
-    cudaAccessPolicyWindow *window = window_of(stream);
-    if (!window)
-        return record_error(cudaErrorInvalidResourceHandle);
-    if (!value || attr != cudaStreamAttributeAccessPolicyWindow)
-        return record_error(cudaErrorInvalidValue);
+    cudaAccessPolicyWindow *window;
+    if (cudaError_t e = window_named(stream, attr, value, &window))
+        return record_error(e);
     const cudaAccessPolicyWindow &w = value->accessPolicyWindow;
     if (w.num_bytes > (std::size_t)emulated_device().accessPolicyMaxWindowSize || !(w.hitRatio >= 0.0f) ||
         w.hitRatio > 1.0f)
