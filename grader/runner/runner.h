@@ -121,7 +121,8 @@ typedef struct verifier verifier;
 verifier *verify_open(const buffer_set *inputs, double agreement, uint64_t key,
                       cudaStream_t stream);
 /* After the baseline's sample: fingerprint the inputs, and mask the
- * baseline's outputs with a key of this run's until they are compared. */
+ * baseline's outputs and scratch with a key of this run's until they are
+ * compared. */
 void verify_after_baseline(verifier *v, const buffer_set *baseline);
 /* After the submission's sample: its outputs against the baseline's, and
  * the inputs against the fingerprint. */

@@ -12,7 +12,10 @@
  * (cudaPointerGetAttributes tells allocated addresses without a fault) and
  * to copy at the speed of cudaMemcpy. So the baseline's outputs are masked
  * in place, every word XORed with a stream drawn from a key of this run's,
- * from its sample until the comparison: a copy of them is garbage.
+ * from its sample until the comparison: a copy of them is garbage. So is
+ * its scratch (block sums of a reduction, say: a few thousand floats that
+ * give the answer without reading the input), which holds garbage for the
+ * baseline's next call anyway.
  * Outputs are poisoned before every call (call.cu), so an element never
  * written is seen as such, and the submission and the baseline never share
  * an output buffer.
@@ -212,11 +215,11 @@ verifier *verify_open(const buffer_set *inputs, double agreement, uint64_t key,
     return v;
 }
 
-static void mask_outputs(verifier *v, const buffer_set *set)
+static void mask_answers(verifier *v, const buffer_set *set)
 {
     for (int b = 0; b < set->n; b++) {
         const guarded_buffer *g = &set->buf[b];
-        if (g->role != BUF_OUTPUT || g->bytes < 4) continue;
+        if (g->role == BUF_INPUT || g->bytes < 4) continue;
         size_t words = g->bytes / 4;
         mask_words<<<blocks_for(words), 256, 0, v->stream>>>((unsigned *)set->ptr[b], words,
                                                              v->key + ((unsigned long long)b << 48));
@@ -228,7 +231,7 @@ static void mask_outputs(verifier *v, const buffer_set *set)
 void verify_after_baseline(verifier *v, const buffer_set *base)
 {
     v->baseline_hash = inputs_hash(v);
-    mask_outputs(v, base);
+    mask_answers(v, base);
 }
 
 static int exact_buffer(int b)
@@ -295,7 +298,7 @@ void verify_after_submission(verifier *v, const buffer_set *sub, const buffer_se
 {
     proto_timed_check *c = &v->check;
     c->rounds_checked++;
-    mask_outputs(v, base); /* unmasked: XOR twice */
+    mask_answers(v, base); /* unmasked: XOR twice */
     if (inputs_hash(v) != v->baseline_hash) {
         if (c->rounds_inputs_changed++ == 0) c->first_changed_round = round;
     }
