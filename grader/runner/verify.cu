@@ -49,7 +49,7 @@ struct verifier {
     cudaStream_t stream;
     unsigned long long *d_acc; /* V_WORDS counters */
     unsigned long long baseline_hash;
-    unsigned long long key; /* the baseline's outputs are masked with it */
+    unsigned long long key; /* the baseline's outputs and scratch are masked with it */
     proto_timed_check check;
 };
 
@@ -62,7 +62,7 @@ __device__ static unsigned long long mix64(unsigned long long x)
     return x ^ (x >> 32);
 }
 
-/* Masking and unmasking are one XOR of every word of every output. */
+/* Masking and unmasking are one XOR of every word of a buffer. */
 __global__ void mask_words(unsigned *words, size_t n, unsigned long long key)
 {
     size_t stride = (size_t)gridDim.x * blockDim.x;
