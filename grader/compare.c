@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "protocol.h"
+#include "ulps.h"
 
 double cmp_gamma(int64_t n)
 {
@@ -14,34 +15,16 @@ double cmp_gamma(int64_t n)
     return nu < 1 ? nu / (1 - nu) : INFINITY;
 }
 
-/* Map a float onto the integers so that neighbours differ by one and the
- * order is kept; both zeros map to 0. */
-static int64_t cmp_ordered_f32(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    return (u & 0x80000000u) ? -(int64_t)(u & 0x7fffffffu) : (int64_t)u;
-}
-
-static double cmp_ordered_f64(double f)
-{
-    uint64_t u;
-    memcpy(&u, &f, sizeof u);
-    /* A double's ordered index needs 64 bits; a double holds the distance
-     * to within rounding, which is all a report needs. */
-    return (u >> 63) ? -(double)(u & 0x7fffffffffffffffull) : (double)u;
-}
-
 double cmp_ulps_f32(float a, float b)
 {
     if (isnan(a) || isnan(b)) return INFINITY;
-    return (double)llabs(cmp_ordered_f32(a) - cmp_ordered_f32(b));
+    return ulps_between_f32(a, b);
 }
 
 double cmp_ulps_f64(double a, double b)
 {
     if (isnan(a) || isnan(b)) return INFINITY;
-    return fabs(cmp_ordered_f64(a) - cmp_ordered_f64(b));
+    return ulps_between_f64(a, b);
 }
 
 int cmp_is_poison(lab_elem elem, const void *element)

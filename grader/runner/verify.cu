@@ -37,6 +37,7 @@
 
 #include "runner.h"
 #include "../fast_rules.h"
+#include "../ulps.h"
 
 #ifndef CUDA_EMU
 
@@ -108,21 +109,10 @@ __global__ void sum_squares(const T *x, size_t n, double *acc)
     if ((threadIdx.x & 31) == 0) atomicAdd(acc, s);
 }
 
-/* Representable values between two finite floats (compare.c's ulps). */
-__device__ static double ordered_distance(float a, float b)
-{
-    long long x = __float_as_int(a), y = __float_as_int(b);
-    if (x < 0) x = -(x & 0x7fffffffll);
-    if (y < 0) y = -(y & 0x7fffffffll);
-    return (double)llabs(x - y);
-}
-__device__ static double ordered_distance(double a, double b)
-{
-    long long x = __double_as_longlong(a), y = __double_as_longlong(b);
-    double dx = x < 0 ? -(double)(x & 0x7fffffffffffffffll) : (double)x;
-    double dy = y < 0 ? -(double)(y & 0x7fffffffffffffffll) : (double)y;
-    return fabs(dx - dy);
-}
+/* Ulps between two finite values, as the CPU judge counts them (ulps.h).
+ * Integers are compared bit for bit and never ask. */
+__device__ static double ordered_distance(float a, float b) { return ulps_between_f32(a, b); }
+__device__ static double ordered_distance(double a, double b) { return ulps_between_f64(a, b); }
 __device__ static double ordered_distance(unsigned, unsigned) { return 0; }
 
 template <typename T, typename Bits>
@@ -221,8 +211,8 @@ static void mask_answers(verifier *v, const buffer_set *set)
         const guarded_buffer *g = &set->buf[b];
         if (g->role == BUF_INPUT || g->bytes < 4) continue;
         size_t words = g->bytes / 4;
-        mask_words<<<blocks_for(words), 256, 0, v->stream>>>((unsigned *)set->ptr[b], words,
-                                                             v->key + ((unsigned long long)b << 48));
+        unsigned long long key = v->key + ((unsigned long long)b << 48); /* one per buffer */
+        mask_words<<<blocks_for(words), 256, 0, v->stream>>>((unsigned *)set->ptr[b], words, key);
         RUNNER_CHECK(cudaGetLastError());
     }
     RUNNER_CHECK(cudaStreamSynchronize(v->stream));
