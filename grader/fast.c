@@ -339,10 +339,11 @@ static int timed_calls_right(const grade_ctx *g, const proto_timing *t, stage_re
             sb_printf(&st->details, "%.9g", c->got);
         sb_printf(&st->details, ", the baseline's answer %.9g", c->expected);
         double ulps = fast_timed_ulps(lab_buffer_tolerance(spec, c->first_buffer));
+        int f32 = spec->buffers[c->first_buffer].elem == ELEM_F32;
         if (ulps >= 0 && !c->first_unwritten)
             sb_printf(&st->details, " (%.0f ulp apart; two right answers are at most %.0f)",
-                      spec->buffers[c->first_buffer].elem == ELEM_F32 ? cmp_ulps_f32((float)c->got, (float)c->expected)
-                                            : cmp_ulps_f64(c->got, c->expected),
+                      f32 ? cmp_ulps_f32((float)c->got, (float)c->expected)
+                          : cmp_ulps_f64(c->got, c->expected),
                       ulps);
         sb_printf(&st->details, "\n");
         sb_printf(&st->details,

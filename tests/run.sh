@@ -398,7 +398,9 @@ export -f instructor_seed_of
 report_says() {
     grep -m 1 -o 'REPORT-SAYS: .*' "$1" | cut -d' ' -f2- | sed 's| *\*/ *$||'
 }
-export -f report_says
+# said LOG TEXT: the report holds TEXT (nothing asked: yes).
+said() { [ -z "$2" ] || grep -qF -- "$2" "$1"; }
+export -f report_says said
 
 # ------------------------------------------------------ end to end, on a GPU
 # One case on the GPU; prints its PASS/FAIL line.
@@ -412,7 +414,7 @@ e2e_one() {
     local got says
     got=$(stages_of "$json")
     says=$(report_says "$file")
-    if [ "$got" = "$want" ] && { [ -z "$says" ] || grep -qF -- "$says" "${json%.json}.log"; }; then
+    if [ "$got" = "$want" ] && said "${json%.json}.log" "$says"; then
         echo "PASS e2e/$name"
     else
         echo "FAIL e2e/$name: stages '$got', expected '$want'${says:+ and '$says'}: $(grep -E '^(work|right|fast) ' "${json%.json}.log" | tr '\n' ' ')"
@@ -520,7 +522,7 @@ emu_one() {
     # What the report must say is checked here too wherever the emulation
     # fails the file at the same stage as the GPU (a hint, say).
     [ -z "$marker" ] && [[ "$expect" == *fail* ]] && says=$(report_says "$file")
-    if [ "$got" = "$expect" ] && { [ -z "$says" ] || grep -qF -- "$says" "${json%.json}.log"; }; then
+    if [ "$got" = "$expect" ] && said "${json%.json}.log" "$says"; then
         echo "PASS emu/$name${marker:+ (as marked: $marker)}"
     elif [ "$got" = "$expect" ]; then
         echo "FAIL emu/$name: the report does not say '$says'"
@@ -628,7 +630,7 @@ emu_tests() {
 # With a GPU: every case must get the same work and right verdicts in
 # emulation as on the GPU, unless its file explains the difference.
 agreement_tests() {
-    local name lab file want stage gpu emu marker
+    local name lab file want stage gpu emu marker gpu_json emu_json
     while read -r name lab file want stage; do
         if [ "$HAVE_GPU" = 0 ]; then
             skip "agree/$name" "needs a GPU to compare with"
@@ -636,12 +638,14 @@ agreement_tests() {
         fi
         # A part left out by TEST_PARTS leaves nothing to compare (a case
         # whose grading died is failed by its own part).
-        if [ ! -e "$OUT/e2e-${name//\//_}.json" ] || [ ! -e "$OUT/emu-${name//\//_}.json" ]; then
+        gpu_json=$OUT/e2e-${name//\//_}.json
+        emu_json=$OUT/emu-${name//\//_}.json
+        if [ ! -e "$gpu_json" ] || [ ! -e "$emu_json" ]; then
             skip "agree/$name" "the e2e or the emu part did not run"
             continue
         fi
-        gpu=$(stages_of "$OUT/e2e-${name//\//_}.json" | cut -d' ' -f1-2)
-        emu=$(stages_of "$OUT/emu-${name//\//_}.json" | cut -d' ' -f1-2)
+        gpu=$(stages_of "$gpu_json" | cut -d' ' -f1-2)
+        emu=$(stages_of "$emu_json" | cut -d' ' -f1-2)
         marker=$(grep -m 1 'EMULATION: ' "$file" | sed 's/.*EMULATION: //')
         [ "$stage" = work ] && gpu=$(echo "$gpu" | cut -d' ' -f1) && emu=$(echo "$emu" | cut -d' ' -f1)
         if [ "$gpu" = "$emu" ]; then

@@ -128,13 +128,13 @@ static void release_persisting_l2(cudaStream_t stream)
  * next, and they do not make other kernels slower. */
 static void restore_device_settings(const call_env *env)
 {
-    cudaFuncCache cache;
     if (env->has_cache_config) {
+        cudaFuncCache cache;
         RUNNER_CHECK(cudaDeviceGetCacheConfig(&cache));
         if (cache != env->cache_config) RUNNER_CHECK(cudaDeviceSetCacheConfig(env->cache_config));
     }
-    size_t fetch = 0;
     if (env->has_l2_fetch) {
+        size_t fetch = 0;
         RUNNER_CHECK(cudaDeviceGetLimit(&fetch, cudaLimitMaxL2FetchGranularity));
         if (fetch != env->l2_fetch_granularity)
             RUNNER_CHECK(
