@@ -316,6 +316,31 @@ EOF
         skip cli/no_gpu_no_emulation_exit_3 "this machine has a GPU"
         skip cli/no_gpu_json_says_skipped "this machine has a GPU"
     fi
+    fast_under_cpu_load
+}
+
+# A class graded in parallel keeps every CPU busy, and a thread of the
+# runner may then wait a scheduler tick for its turn: the straggle rule must
+# not take that wait for work left on another stream. Labs 05 and 06
+# (calls of 0.2 and 1.3 ms, each timed beside a naive baseline of a hundred
+# ms or more) failed it one run in two on an H100 until the straggle clock
+# started after the default-stream hold returned (grader/runner/call.cu).
+fast_under_cpu_load() {
+    local lab busy=() i
+    if [ "$HAVE_GPU" = 0 ]; then
+        for lab in 05 06; do skip "cli/fast_passes_on_a_busy_cpu_$lab" "needs a GPU ($GPU_REASON)"; done
+        return
+    fi
+    for i in $(seq $((2 * $(nproc)))); do
+        (while :; do :; done) &
+        busy+=($!)
+    done
+    for lab in 05 06; do
+        cli_case "fast_passes_on_a_busy_cpu_$lab" 0 "^fast  PASS" -- \
+            ./grade LAB=$lab STAGE=fast SUBMISSION="$(ls -d solutions/$lab-*)/$(student_file_of $lab)"
+    done
+    kill "${busy[@]}" 2>/dev/null
+    wait "${busy[@]}" 2>/dev/null
 }
 
 # ------------------------------------------- end to end: the case list
