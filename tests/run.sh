@@ -224,16 +224,22 @@ EOF
     # Six ./grade side by side right after a change to the grader: one make
     # at a time rebuilds it, and every grading passes.
     touch grader/report.c
-    local i codes=""
+    local i codes="" pids=() code first_bad=""
     for i in 1 2 3 4 5 6; do
         ./grade LAB=01 EMU=1 STAGE=work SUBMISSION=solutions/01-vector-add/vector_add.cu \
             >"$OUT/cli-parallel-$i.log" 2>&1 &
+        pids+=($!)
     done
-    for i in 1 2 3 4 5 6; do wait -n; codes="$codes$? "; done
-    if [ "$codes" = "0 0 0 0 0 0 " ]; then
+    for i in 1 2 3 4 5 6; do
+        wait "${pids[i - 1]}"
+        code=$?
+        codes="$codes$code "
+        [ "$code" = 0 ] || [ -n "$first_bad" ] || first_bad=$OUT/cli-parallel-$i.log
+    done
+    if [ -z "$first_bad" ]; then
         pass cli/parallel_gradings_share_one_build
     else
-        fail cli/parallel_gradings_share_one_build "exit codes $codes: $(cat "$OUT"/cli-parallel-*.log | grep -v '^\(work\|lab\|emulated\|built\|calls\|verdict\|time\)' | head -n 3 | tr '\n' ' ')"
+        fail cli/parallel_gradings_share_one_build "exit codes $codes; $first_bad ends: $(grep -v '^\(lab\|emulated\|built\|calls\|time\)' "$first_bad" | tail -n 3 | tr '\n' ' ')"
     fi
     # Where the time went: a line for people, seconds per stage and part in the JSON.
     cli_case stage_times_reported 0 "^time: probe [0-9.]* s, build [0-9.]* s, work [0-9.]* s (run [0-9.]*), right [0-9.]* s (run [0-9.]*); total" -- \
