@@ -307,6 +307,15 @@ static int rechecks_pass(const grade_ctx *g, const fast_runner *r, const respons
     return 1;
 }
 
+/* The first wrong element of a float output is within 1% of the
+ * baseline's: the arithmetic, not the indexing, differs. */
+static int close_but_not_float(const lab_spec *spec, const proto_timed_check *c)
+{
+    lab_elem e = spec->buffers[c->first_buffer].elem;
+    return !c->first_unwritten && (e == ELEM_F32 || e == ELEM_F64) && isfinite(c->got) &&
+           isfinite(c->expected) && fabs(c->got - c->expected) <= 1e-2 * fabs(c->expected);
+}
+
 /* Every timed call of the submission, checked by the runner's trusted
  * kernels against the baseline on the same inputs: all written, all
  * agreeing, inputs untouched. */
@@ -346,6 +355,12 @@ static int timed_calls_right(const grade_ctx *g, const proto_timing *t, stage_re
                           : cmp_ulps_f64(c->got, c->expected),
                       ulps);
         sb_printf(&st->details, "\n");
+        if (close_but_not_float(spec, c))
+            sb_printf(&st->details,
+                      "hint: so close an answer is lower precision, not a bug in the "
+                      "indexing: TF32, half or bfloat16 arithmetic (tensor cores) or a "
+                      "fast, less accurate intrinsic at the timed size, where the lab "
+                      "asks for float throughout\n");
         sb_printf(&st->details,
                   "hint: every timed call is checked, at the timed size, on inputs that "
                   "change between calls: do the whole computation on every call, whatever "
