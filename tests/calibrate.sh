@@ -8,9 +8,16 @@ cd "$(dirname "$0")/.."
 lab=$(basename "$(ls -d labs/${1:?usage: tests/calibrate.sh LAB [RUNS]}* | head -n 1)")
 runs=${2:-3}
 student=$(build/grade --lab "$lab" --lab-info | sed -n 's/^student_file=//p')
-files="solutions/$lab/$student $(ls tests/correct/"$lab"/*__fast.cu tests/wrong/"$lab"/*__fast.cu 2>/dev/null)"
 out=${CALIBRATE_OUT:-build/calibrate}
 mkdir -p "$out"
+BUILD=build
+. tests/fixtures.sh # fixtures built on the reference are written out to grade them
+files="solutions/$lab/$student"
+for f in tests/correct/"$lab"/*__fast.cu tests/wrong/"$lab"/*__fast.cu; do
+    [ -e "$f" ] || continue
+    why=$(fixture_make "$f" "$out/fixtures") || { echo "calibrate: $f: $why" >&2; exit 2; }
+    files="$files $(fixture_graded "$f" "$out/fixtures")"
+done
 field() { grep -o "\"$1\": [-0-9.e+]*" "$2" | head -n 1 | awk '{print $2}'; }
 echo "| version | run | % of roof | speedup | fast |"
 echo "|---|---|---|---|---|"

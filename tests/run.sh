@@ -23,6 +23,8 @@ RESULTS=$OUT/results.txt
 rm -rf "$OUT"
 mkdir -p "$OUT"
 : >"$RESULTS"
+. tests/fixtures.sh
+FIXTURES=$OUT/fixtures # the graded files of fixtures built on the reference
 
 say() { echo "$*" | tee -a "$RESULTS"; }
 pass() { say "PASS $1"; }
@@ -97,9 +99,9 @@ compile_one() {
 export -f compile_one
 compile_all() {
     mkdir -p "$OUT/compile"
-    local files
+    local files f
     files=$(ls labs/*/*.cu solutions/*/*.cu tests/wrong/*/*.cu tests/correct/*/*.cu 2>/dev/null |
-            grep -v '/lab\.cu$')
+            grep -v '/lab\.cu$' | while read -r f; do fixture_graded "$f" "$FIXTURES"; done)
     echo "$files" | OUT=$OUT NVCC=$NVCC SM=$SM xargs -P "$(nproc)" -I{} bash -c 'compile_one "$@"' _ {} |
         sort | tee -a "$RESULTS"
 }
@@ -397,13 +399,13 @@ all_cases() {
             [ -e "$f" ] || continue
             base=$(basename "$f" .cu)
             stage=${base##*__}
-            echo "$lab/wrong/$base $lab $f $(expected_failure "$stage" | tr ' ' _) fast"
+            echo "$lab/wrong/$base $lab $(fixture_graded "$f" "$FIXTURES") $(expected_failure "$stage" | tr ' ' _) fast"
         done
         for f in tests/correct/"$lab"/*.cu; do
             [ -e "$f" ] || continue
             base=$(basename "$f" .cu)
             stage=${base##*__}
-            echo "$lab/correct/$base $lab $f $(expected_pass "$stage" | tr ' ' _) $stage"
+            echo "$lab/correct/$base $lab $(fixture_graded "$f" "$FIXTURES") $(expected_pass "$stage" | tr ' ' _) $stage"
         done
     done
 }
@@ -791,6 +793,20 @@ else
     GPU_REASON="no usable GPU: $(grep '^error=' "$OUT/probe.txt" | cut -d= -f2-)"
 fi
 
+# Every fixture built on the reference (tests/fixtures.sh) is written out
+# once, before the parts that compile or grade it.
+make_fixtures() {
+    local f why
+    for f in tests/wrong/*/*.cu tests/correct/*/*.cu; do
+        grep -q 'BUILDS-ON: the reference' "$f" || continue
+        if why=$(fixture_make "$f" "$FIXTURES"); then
+            pass "fixtures/$f"
+        else
+            fail "fixtures/$f" "$why"
+        fi
+    done
+}
+
 # TEST_PARTS="e2e" runs only the GPU's end-to-end cases (a short session on
 # a lent GPU, after the CPU parts passed elsewhere); the default is all.
 part() { [ -z "${TEST_PARTS:-}" ] || [[ " $TEST_PARTS " == *" $1 "* ]]; }
@@ -821,6 +837,7 @@ collect() {
     cat "$OUT/$1-output.txt"
     cat "$OUT/$1-results.txt" >>"$RESULTS"
 }
+{ part compile || part emu || part e2e || part agree; } && make_fixtures
 if [ "$HAVE_GPU" = 1 ]; then
     # With a GPU, the parts that need none run beside those that do, and
     # the class and attack gradings beside the end-to-end cases (the
