@@ -805,6 +805,17 @@ make_fixtures() {
             fail "fixtures/$f" "$why"
         fi
     done
+    # An edit that no longer changes the reference is an error, not the
+    # reference graded under the fixture's name.
+    local stale=$OUT/fixture-test/wrong/01-vector-add/stale_edit__work.cu
+    mkdir -p "$(dirname "$stale")"
+    printf '/* BUILDS-ON: the reference\n * EDIT: s/no such line in the reference/x/\n */\n' >"$stale"
+    why=$(fixture_make "$stale" "$OUT/fixture-test/out")
+    if [ $? = 1 ] && [[ $why == *"EDIT 's/no such line in the reference/x/' no longer changes"* ]]; then
+        pass fixtures/a_stale_edit_is_reported
+    else
+        fail fixtures/a_stale_edit_is_reported "fixture_make said '$why'"
+    fi
 }
 
 # TEST_PARTS="e2e" runs only the GPU's end-to-end cases (a short session on
