@@ -213,7 +213,11 @@ student-release:
 	@mkdir -p '$(DEST)' && git ls-files -z | \
 	  grep -z -v -E '^($(subst $(space),|,$(subst .,\.,$(STUDENT_WITHHELD))))/' | \
 	  xargs -0 tar -cf - | tar -xf - -C '$(DEST)'
-	@echo "wrote $(DEST): labs, grader, slides and guides; withheld: $(STUDENT_WITHHELD)"
+	@for deck in '$(DEST)'/slides/[0-9][0-9]-*.md; do \
+	  [ -e "$$deck" ] || continue; \
+	  awk -v deck=student -f slides/version.awk "$$deck" >"$$deck.tmp" && mv "$$deck.tmp" "$$deck" || exit 1; \
+	done
+	@echo "wrote $(DEST): labs, grader, slides (the students' decks, no answers) and guides; withheld: $(STUDENT_WITHHELD)"
 
 # A new lab from templates/lab/, for a placeholder problem that already
 # builds and grades; templates/new_lab.sh says what it wrote and what next.

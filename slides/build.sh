@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # slides/build.sh OUT_DIR [DECK.md ...] - build the decks into PDF with pandoc
 # and LaTeX beamer (`make slides` runs it). With no deck named, every
-# slides/NN-*.md is built. Exit 0 when every deck built, 1 when one failed,
+# slides/NN-*.md is built, twice: NN-name.pdf for students, without the
+# slides that show a stage's answer, and NN-name-instructor.pdf with them
+# (slides/version.awk). Exit 0 when every deck built, 1 when one failed,
 # 2 when the tools are missing (the message says what to install).
 set -u
 out=${1:?usage: slides/build.sh OUT_DIR [DECK.md ...]}
@@ -25,16 +27,20 @@ decks=("$@")
 status=0
 for deck in "${decks[@]}"; do
     deck=$(basename "$deck") # slides/04-reduction.md and 04-reduction.md alike
-    name=$(basename "$deck" .md)
-    log=$out/$name.log
-    # Pictures are looked up beside the deck (charts/NN-ladder.png).
-    if pandoc "$deck" -t beamer --slide-level=2 -H preamble.tex \
-        -V aspectratio=169 -V fontsize=10pt -M section-titles=false --resource-path=. \
-        -o "$out/$name.pdf" >"$log" 2>&1; then
-        echo "built $out/$name.pdf"
-    else
-        echo "FAILED $deck: $(grep -m 3 -E '^!|Error|error' "$log" | tr '\n' ' ') (log: $log)" >&2
-        status=1
-    fi
+    for version in student instructor; do
+        name=$(basename "$deck" .md)
+        [ "$version" = student ] || name=$name-$version
+        log=$out/$name.log
+        awk -v deck="$version" -f version.awk "$deck" >"$out/$name.md"
+        # Pictures are looked up beside the deck (charts/NN-ladder.png).
+        if pandoc "$out/$name.md" -t beamer --slide-level=2 -H preamble.tex \
+            -V aspectratio=169 -V fontsize=10pt -M section-titles=false --resource-path=. \
+            -o "$out/$name.pdf" >"$log" 2>&1; then
+            echo "built $out/$name.pdf"
+        else
+            echo "FAILED $deck ($version): $(grep -m 3 -E '^!|Error|error' "$log" | tr '\n' ' ') (log: $log)" >&2
+            status=1
+        fi
+    done
 done
 exit $status

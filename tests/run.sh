@@ -187,7 +187,8 @@ student_release_test() {
         return
     fi
     local leaked
-    leaked=$(cd "$dest" && ls -d solutions tests templates .ci 2>/dev/null; grep -rl "LAB_LADDER = " . 2>/dev/null | head -n 3)
+    leaked=$(cd "$dest" && ls -d solutions tests templates .ci 2>/dev/null; grep -rl "LAB_LADDER = " . 2>/dev/null | head -n 3
+             grep -l '{\.answer}' slides/[0-9][0-9]-*.md 2>/dev/null)
     (cd "$dest" && ./grade LAB=01 STAGE=right SUBMISSION="$sol") >"$OUT/release-solution.log" 2>&1
     local sol_code=$?
     (cd "$dest" && ./grade LAB=01 STAGE=work) >"$OUT/release-skeleton.log" 2>&1
@@ -720,6 +721,39 @@ facts_tests() {
         done
         if [ -z "$missing" ]; then pass "facts/$lab/opening"; else fail "facts/$lab/opening" "README lacks$missing"; fi
     done
+    answers_tests
+}
+
+# No student text hands out a stage's answer: the README and the student's
+# deck (slides/version.awk) hold no code block with half of a kernel of the
+# lab's solutions (tests/facts/check_answers.c). The instructor's deck of
+# lab 03 keeps its tiled kernel, and the check finds it there.
+answers_tests() {
+    local bin=$OUT/check_answers dir lab decks=$OUT/student-decks
+    if ! $CC -std=c11 -O1 -Wall -Wextra -Werror -Wno-format-truncation tests/facts/check_answers.c \
+        -o "$bin" 2>"$OUT/answers-build.log"; then
+        fail facts/answers/build "$(head -n 5 "$OUT/answers-build.log")"
+        return
+    fi
+    mkdir -p "$decks"
+    for dir in labs/[0-9][0-9]-*/; do
+        lab=$(basename "$dir")
+        [ -d "solutions/$lab" ] || continue
+        local texts=("${dir%/}/README.md")
+        if [ -e "slides/$lab.md" ]; then
+            mkdir -p "$decks/slides"
+            awk -v deck=student -f slides/version.awk "slides/$lab.md" >"$decks/slides/$lab.md"
+            texts+=("$decks/slides/$lab.md")
+        fi
+        "$bin" "solutions/$lab" "$dir" "${texts[@]}" | sed "s|$decks/||" | tee -a "$RESULTS"
+    done
+    awk -v deck=instructor -f slides/version.awk slides/03-transpose.md >"$decks/03-instructor.md"
+    if "$bin" solutions/03-transpose labs/03-transpose "$decks/03-instructor.md" |
+        grep -q "^FAIL .*transpose_tiled_conflicts"; then
+        pass facts/answers/the_instructors_deck_keeps_the_answer
+    else
+        fail facts/answers/the_instructors_deck_keeps_the_answer "the check did not find lab 03's tiled kernel in $decks/03-instructor.md"
+    fi
 }
 
 slides_tests() {
@@ -767,7 +801,7 @@ slides_tests() {
             lab=$(basename "$dir")
             [ -e "slides/$lab.md" ] || continue
             if bash slides/build.sh "$OUT/slides" "$lab.md" >/dev/null 2>"$OUT/slides-$lab.err" &&
-                [ -s "$OUT/slides/$lab.pdf" ]; then
+                [ -s "$OUT/slides/$lab.pdf" ] && [ -s "$OUT/slides/$lab-instructor.pdf" ]; then
                 pass "slides/$lab/builds"
             else
                 fail "slides/$lab/builds" "$(head -c 300 "$OUT/slides-$lab.err")"
