@@ -21,6 +21,7 @@
 #include "grade.h"
 #include "isolate.h"
 #include "judge.h"
+#include "placement.h"
 #include "report.h"
 #include "requests.h"
 #include "response.h"
@@ -478,6 +479,12 @@ void stage_fast(const grade_ctx *g, fast_runner *r, stage_result *st)
     sb_printf(&st->details, "%s %s; %.4f ms per call, baseline (%s) %.4f ms\n", bar, figs,
               f->submission_ms, spec->fast.baseline ? spec->fast.baseline : "naive",
               f->baseline_ms);
+    ladder_times ladder;
+    if (g->ladder_times && ladder_times_read(g->ladder_times, &ladder) == 0) {
+        char where[400];
+        ladder_place(&ladder, g->device.name, f->submission_ms, where, sizeof where);
+        sb_printf(&st->details, "on the lab's ladder: %s\n", where);
+    }
     sb_printf(&st->details, "median of %d samples, %s; thresholds: %s\n", f->samples,
               sampling(f), spec->fast.calibration ? spec->fast.calibration : "see the lab README");
     sb_printf(&st->details, "all %d timed calls checked against the baseline on the same inputs: "

@@ -314,6 +314,10 @@ int main(int argc, char **argv)
     if (!mkdtemp(scratch)) { perror("grade: mkdtemp"); return EXIT_USAGE; }
     g.scratch = scratch;
     g.gpu_lock_dir = o.objects_dir;
+    char ladder_times_path[1024];
+    snprintf(ladder_times_path, sizeof ladder_times_path, "%s/slides/data/%s.json", o.root,
+             g.spec->id);
+    g.ladder_times = ladder_times_path;
 
     stage_result st[N_STAGES];
     memset(st, 0, sizeof st);

@@ -20,6 +20,7 @@ SUITE(symbols_tests)
 SUITE(response_tests)
 SUITE(gpu_clock_tests)
 SUITE(report_tests)
+SUITE(placement_tests)
 
 static int run(const unit_test *tests, int n)
 {
@@ -54,5 +55,6 @@ int main(void)
     failed += run(judge_tests, judge_tests_count);
     failed += run(resources_tests, resources_tests_count);
     failed += run(symbols_tests, symbols_tests_count);
+    failed += run(placement_tests, placement_tests_count);
     return failed ? 1 : 0;
 }

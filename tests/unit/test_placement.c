@@ -1,0 +1,91 @@
+/* test_placement.c - where a timed call sits on the lab's ladder. */
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "placement.h"
+
+static const char *const H100 = "NVIDIA H100 80GB HBM3";
+
+/* The shape `make ladder` writes, with three rungs and a vendor mark. */
+static int sample(ladder_times *t)
+{
+    const char *path = "/tmp/cudalab-test-ladder.json";
+    FILE *f = fopen(path, "w");
+    if (!f) return -1;
+    fprintf(f, "{\"lab\": \"07-matmul\", \"device\": \"%s\", \"dims\": [4096, 4096, 4096], "
+               "\"rungs\": [\n"
+               "  {\"name\": \"v1_naive\", \"right\": true, \"ms\": 31.2, \"step_speedup\": null},\n"
+               "  {\"name\": \"v2_shared_tiles\", \"right\": true, \"ms\": 15.6},\n"
+               "  {\"name\": \"v5_double_buffered\", \"right\": true, \"ms\": 3.34},\n"
+               "  {\"name\": \"vendor_cublas_sgemm\", \"right\": true, \"ms\": 2.76}\n]}\n",
+            H100);
+    fclose(f);
+    int r = ladder_times_read(path, t);
+    remove(path);
+    return r;
+}
+
+static void ladder_file_is_read(void)
+{
+    ladder_times t;
+    CHECK(sample(&t) == 0);
+    CHECK(strcmp(t.device, H100) == 0);
+    CHECK(t.n == 4);
+    CHECK(strcmp(t.rung[1].name, "v2_shared_tiles") == 0 && t.rung[1].ms == 15.6);
+    CHECK(strcmp(t.rung[3].name, "vendor_cublas_sgemm") == 0 && t.rung[3].ms == 2.76);
+    CHECK(ladder_times_read("/nonexistent/ladder.json", &t) == -1);
+}
+
+/* Every lab's measured ladder is in the shape the reader knows. */
+static void the_labs_ladders_are_read(void)
+{
+    ladder_times t;
+    CHECK(ladder_times_read("slides/data/07-matmul.json", &t) == 0);
+    CHECK(t.n == 6 && strcmp(t.rung[0].name, "v1_naive") == 0 && t.rung[0].ms > 1);
+    CHECK(ladder_times_read("slides/data/01-vector-add.json", &t) == 0 && t.n >= 3);
+}
+
+static void a_call_between_rungs_gets_the_next_one(void)
+{
+    ladder_times t;
+    char line[400];
+    CHECK(sample(&t) == 0);
+    ladder_place(&t, H100, 9.0, line, sizeof line);
+    CHECK(strstr(line, "between v2_shared_tiles (15.6000 ms) and v5_double_buffered (3.3400 ms)"));
+    CHECK(strstr(line, "the next rung: v5_double_buffered"));
+}
+
+static void a_vendor_library_is_a_mark_not_a_step(void)
+{
+    ladder_times t;
+    char line[400];
+    CHECK(sample(&t) == 0);
+    ladder_place(&t, H100, 3.0, line, sizeof line);
+    CHECK(strstr(line, "between v5_double_buffered (3.3400 ms) and vendor_cublas_sgemm"));
+    CHECK(!strstr(line, "next rung"));
+    ladder_place(&t, H100, 2.0, line, sizeof line);
+    CHECK(strstr(line, "faster than every rung") && strstr(line, "vendor_cublas_sgemm"));
+    ladder_place(&t, H100, 40.0, line, sizeof line);
+    CHECK(strstr(line, "slower than every rung") && strstr(line, "v1_naive"));
+    CHECK(strstr(line, "the next rung: v1_naive"));
+}
+
+static void another_gpu_gets_no_placement(void)
+{
+    ladder_times t;
+    char line[400];
+    CHECK(sample(&t) == 0);
+    ladder_place(&t, "NVIDIA A100-SXM4-40GB", 9.0, line, sizeof line);
+    CHECK(strstr(line, "timed on a NVIDIA H100 80GB HBM3, not this NVIDIA A100-SXM4-40GB"));
+    CHECK(!strstr(line, "between"));
+}
+
+const unit_test placement_tests[] = {
+    TEST(ladder_file_is_read),
+    TEST(the_labs_ladders_are_read),
+    TEST(a_call_between_rungs_gets_the_next_one),
+    TEST(a_vendor_library_is_a_mark_not_a_step),
+    TEST(another_gpu_gets_no_placement),
+};
+const int placement_tests_count = sizeof placement_tests / sizeof placement_tests[0];
