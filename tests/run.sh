@@ -329,15 +329,22 @@ EOF
 }
 
 # A class graded in parallel keeps every CPU busy, and a thread of the
-# runner may then wait a scheduler tick for its turn: the straggle rule must
-# not take that wait for work left on another stream. Labs 05 and 06
-# (calls of 0.2 and 1.3 ms, each timed beside a naive baseline of a hundred
-# ms or more) failed it one run in two on an H100 until the straggle clock
-# started after the default-stream hold returned (grader/runner/call.cu).
+# runner may then wait a scheduler tick or more for its turn
+# (grader/runner/call.cu). The straggle rule must not take that wait for
+# work left on another stream: labs 05 and 06 (calls of 0.2 and 1.3 ms,
+# each timed beside a naive baseline of a hundred ms or more) failed it one
+# run in two on an H100 until the straggle clock started after the
+# default-stream hold returned. And the hold must outlast that wait: a
+# memset on the default stream must still come after the call's kernel
+# (lab 05's blocking_memset_races_kernel passed work beside sixteen
+# compilers while the hold counted the wall clock); three runs, each must
+# fail.
 fast_under_cpu_load() {
     local lab busy=() i
+    local race=tests/wrong/05-dot-product/blocking_memset_races_kernel__work.cu
     if [ "$HAVE_GPU" = 0 ]; then
         for lab in 05 06; do skip "cli/fast_passes_on_a_busy_cpu_$lab" "needs a GPU ($GPU_REASON)"; done
+        for i in 1 2 3; do skip "cli/default_stream_race_caught_on_a_busy_cpu_$i" "needs a GPU ($GPU_REASON)"; done
         return
     fi
     for i in $(seq $((2 * $(nproc)))); do
@@ -347,6 +354,10 @@ fast_under_cpu_load() {
     for lab in 05 06; do
         cli_case "fast_passes_on_a_busy_cpu_$lab" 0 "^fast  PASS" -- \
             ./grade LAB=$lab STAGE=fast SUBMISSION="$(ls -d solutions/$lab-*)/$(student_file_of $lab)"
+    done
+    for i in 1 2 3; do
+        cli_case "default_stream_race_caught_on_a_busy_cpu_$i" 1 "^work  FAIL" -- \
+            ./grade LAB=05 STAGE=work SUBMISSION="$race"
     done
     kill "${busy[@]}" 2>/dev/null
     wait "${busy[@]}" 2>/dev/null
