@@ -733,6 +733,26 @@ facts_tests() {
         if [ -z "$missing" ]; then pass "facts/$lab/opening"; else fail "facts/$lab/opening" "README lacks$missing"; fi
     done
     answers_tests
+    predictions_tests
+}
+
+# Every lab asks 3 to 5 questions to answer before coding (the README's
+# "Predict, then measure"), and its solutions folder, which students do not
+# get, answers each of them (solutions/NN-name/predictions.md).
+predictions_tests() {
+    local dir lab asked answered
+    for dir in labs/[0-9][0-9]-*/; do
+        lab=$(basename "$dir")
+        asked=$(awk '/^## /{ on = ($0 == "## Predict, then measure") } on && /^[0-9]+\. /' "$dir/README.md" | wc -l)
+        answered=$(grep -c '^[0-9][0-9]*\. ' "solutions/$lab/predictions.md" 2>/dev/null)
+        if [ "$asked" -lt 3 ] || [ "$asked" -gt 5 ]; then
+            fail "facts/$lab/predictions" "the README's 'Predict, then measure' asks $asked questions, not 3 to 5"
+        elif [ "${answered:-0}" != "$asked" ]; then
+            fail "facts/$lab/predictions" "solutions/$lab/predictions.md answers ${answered:-0} of the README's $asked questions"
+        else
+            pass "facts/$lab/predictions"
+        fi
+    done
 }
 
 # No student text hands out a stage's answer: the README and the student's

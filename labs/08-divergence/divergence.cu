@@ -79,11 +79,11 @@ __global__ void divergence_kernel(const float *x, const int *m, float *y, int *q
      *          holds all four kinds and runs all four bodies in turn. Map
      *          threads to elements so that the 32 threads of a warp share
      *          one kind: e.g. in a block of 256 threads (8 warps, covering
-     *          elements 256 * blockIdx.x .. + 255), warp w takes kind w % 4
-     *          and lane l the element
-     *            256 * blockIdx.x + 4 * (32 * (w / 4) + l) + w % 4.
-     *          Check that the map covers every element exactly once, and
-     *          that the bounds check still holds for the new index. */
+     *          elements 256 * blockIdx.x .. + 255), warp w takes kind w % 4,
+     *          so warps w and w + 4 share that kind's 64 elements. Work out
+     *          which element lane l of warp w takes, check on paper that
+     *          the map covers every element exactly once, and that the
+     *          bounds check tests the new index. */
 
     /* TODO(3): cheap equivalents within 4 ulp: cbrtf(x), exp2f(x),
      *          rsqrtf(x), and for x^(1/9) the cube root of the cube root.
