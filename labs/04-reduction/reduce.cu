@@ -31,23 +31,26 @@ __global__ void block_sums(const float *in, int count, float *partial)
     __shared__ float s[THREADS];
     int tid = threadIdx.x;
 
-    /* TODO(1): load and add during the load: with
-     *          i = blockIdx.x * 2 * THREADS + tid,
-     *          s[tid] = in[i] + in[i + THREADS].
-     *          Either element may lie past the end (the last block is
-     *          usually partial): count only those with an index < count,
-     *          and use 0.0f for the others. */
+    /* TODO(1): add during the load. Block b owns 2 * THREADS elements;
+     *          each thread loads two of them, adds them and stores the sum
+     *          in s[tid]. Which two, so that the 32 loads of a warp are
+     *          32 consecutive floats each time (README, the ladder's rung
+     *          4; lab 01 on coalescing)? An element at or past
+     *          `count` counts as 0.0f: the last block is usually partial,
+     *          and either of a thread's two may be past the end. */
     s[tid] = 0.0f;
     (void)in;
     (void)count;
 
-    /* TODO(2): every thread must have stored its value before anyone reads
-     *          a neighbour's: __syncthreads(). */
+    /* TODO(2): every thread must have stored its value before anyone
+     *          reads a neighbour's. */
 
-    /* TODO(3): the tree, with sequential addressing: for step = THREADS / 2,
-     *          THREADS / 4, ..., 1, the threads with tid < step add
-     *          s[tid + step] to s[tid], and then the whole block waits
-     *          (__syncthreads() outside the if: every thread must reach it). */
+    /* TODO(3): the tree, with sequential addressing: at each level the
+     *          lower half of the values still in play takes in the upper
+     *          half, until s[0] holds the sum. Which threads add, and
+     *          where must the block wait? (A barrier that some threads of
+     *          the block skip is undefined behaviour: the grader's
+     *          synccheck and the emulation both report it.) */
 
     /* TODO(4): thread 0 now holds the block's sum in s[0]: write it to
      *          partial[blockIdx.x]. */
@@ -59,26 +62,24 @@ extern "C" cudaError_t reduce_sum(const float *d_in, int n, float *d_out,
                                   float *d_scratch, cudaStream_t stream)
 {
     /* TODO(5): n == 0: there is nothing to launch (a grid of zero blocks is
-     *          an invalid launch), but d_out must become 0. Write it on the
-     *          stream: return cudaMemsetAsync(d_out, 0, sizeof(float), stream);
-     *          (the bits of 0.0f are all zero). */
+     *          an invalid launch), but *d_out must become 0, written on the
+     *          stream you were given (the bits of 0.0f are all zero). */
 
-    /* TODO(6): the levels. Start with src = d_in, count = n, and repeat:
-     *            blocks = (count + 2 * THREADS - 1) / (2 * THREADS);
-     *            dst    = blocks == 1 ? d_out : d_scratch;
-     *            block_sums<<<blocks, THREADS, 0, stream>>>(src, count, dst);
-     *          check cudaGetLastError(); stop after the launch with one
-     *          block; otherwise the partial sums are the next level's input:
-     *            src = dst; count = blocks; d_scratch += blocks;
-     *          (moving d_scratch on keeps a level from overwriting the values
-     *          it reads; all levels together need fewer than n / 511 floats). */
+    /* TODO(6): the levels. Launch block_sums over the input: one partial
+     *          sum per block. While more than one block was needed, those
+     *          partial sums are the next level's input; the level with a
+     *          single block writes the answer into d_out. How many blocks
+     *          does a level of `count` values need (round up)? Where does
+     *          each level write, so that it never overwrites the values it
+     *          reads? (d_scratch holds fewer than n / 511 floats, enough for
+     *          every level one after another.) Check each launch's error. */
     (void)d_in;
     (void)n;
     (void)d_out;
     (void)d_scratch;
     (void)stream;
 
-    /* TODO(7): return the status of the last launch: cudaGetLastError(). */
+    /* TODO(7): return the status of the last launch. */
     return cudaSuccess;
 
     /* TODO(8), for the fast stage: the levels after the first cost little;
