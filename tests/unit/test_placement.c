@@ -46,37 +46,42 @@ static void the_labs_ladders_are_read(void)
     CHECK(ladder_times_read("slides/data/01-vector-add.json", &t) == 0 && t.n >= 3);
 }
 
+/* Where the sample ladder places a call of ms on device; NULL when the
+ * sample cannot be read. */
+static const char *placed(const char *device, double ms)
+{
+    static char line[400];
+    ladder_times t;
+    if (sample(&t) != 0) return NULL;
+    ladder_place(&t, device, ms, line, sizeof line);
+    return line;
+}
+
 static void a_call_between_rungs_gets_the_next_one(void)
 {
-    ladder_times t;
-    char line[400];
-    CHECK(sample(&t) == 0);
-    ladder_place(&t, H100, 9.0, line, sizeof line);
+    const char *line = placed(H100, 9.0);
+    CHECK(line);
     CHECK(strstr(line, "between v2_shared_tiles (15.6000 ms) and v5_double_buffered (3.3400 ms)"));
     CHECK(strstr(line, "the next rung: v5_double_buffered"));
 }
 
 static void a_vendor_library_is_a_mark_not_a_step(void)
 {
-    ladder_times t;
-    char line[400];
-    CHECK(sample(&t) == 0);
-    ladder_place(&t, H100, 3.0, line, sizeof line);
+    const char *line = placed(H100, 3.0);
+    CHECK(line);
     CHECK(strstr(line, "between v5_double_buffered (3.3400 ms) and vendor_cublas_sgemm"));
     CHECK(!strstr(line, "next rung"));
-    ladder_place(&t, H100, 2.0, line, sizeof line);
+    line = placed(H100, 2.0);
     CHECK(strstr(line, "faster than every rung") && strstr(line, "vendor_cublas_sgemm"));
-    ladder_place(&t, H100, 40.0, line, sizeof line);
+    line = placed(H100, 40.0);
     CHECK(strstr(line, "slower than every rung") && strstr(line, "v1_naive"));
     CHECK(strstr(line, "the next rung: v1_naive"));
 }
 
 static void another_gpu_gets_no_placement(void)
 {
-    ladder_times t;
-    char line[400];
-    CHECK(sample(&t) == 0);
-    ladder_place(&t, "NVIDIA A100-SXM4-40GB", 9.0, line, sizeof line);
+    const char *line = placed("NVIDIA A100-SXM4-40GB", 9.0);
+    CHECK(line);
     CHECK(strstr(line, "timed on a NVIDIA H100 80GB HBM3, not this NVIDIA A100-SXM4-40GB"));
     CHECK(!strstr(line, "between"));
 }
