@@ -45,7 +45,7 @@ static void usage(void)
 {
     fprintf(stderr,
             "usage: grade --lab NN [--submission FILE] [--stage work|right|fast]\n"
-            "       grade --lab NN --lab-info   (the lab's id, title, entry point and student file)\n"
+            "       grade --lab NN --lab-info   (the lab's id, title, entry point, student file and hints)\n"
             "             [--results FILE.json] [--seed N] [--keep] [--ladder [--quick]] [--emulate]\n"
             "             [--mem-limit-mb N] [--instructor-seed-file FILE]\n"
             "             [--build-limits SECONDS,MB,FILE_MB,LOG_KB]\n"
@@ -273,6 +273,15 @@ int main(int argc, char **argv)
     if (o.lab_info) {
         printf("id=%s\ntitle=%s\nentry=%s\nstudent_file=%s\n", g.spec->id, g.spec->title,
                g.spec->entry, g.spec->student_file);
+        /* The lab's own hints, one line each, for the tests that check a
+         * wrong file triggers each of them. */
+        const lab_hints *h = &g.spec->hints;
+        const struct { const char *kind, *text; } hints[] = {
+            {"never_written", h->never_written}, {"wrong_value", h->wrong_value},
+            {"special_values", h->special_values}, {"input_changed", h->input_changed},
+        };
+        for (size_t i = 0; i < sizeof hints / sizeof hints[0]; i++)
+            if (hints[i].text) printf("hint_%s=%s\n", hints[i].kind, hints[i].text);
         return EXIT_PASSED;
     }
     int last = stage_index(o.stage);

@@ -734,6 +734,33 @@ facts_tests() {
     done
     answers_tests
     predictions_tests
+    hints_tests
+}
+
+# A lab's hints are tested: for the two every lab has (a wrong value, a
+# changed input), some file of tests/wrong/LAB says on a REPORT-SAYS line a
+# part of that hint, which its report must then contain (the emu and e2e
+# parts check it). The other kinds are not all triggered by a file yet.
+hints_tests() {
+    local dir lab kind hint said_by f says
+    for dir in labs/[0-9][0-9]-*/; do
+        lab=$(basename "$dir")
+        for kind in wrong_value input_changed; do
+            hint=$("$BUILD/grade" --lab "$lab" --lab-info | sed -n "s/^hint_$kind=//p")
+            said_by=""
+            for f in tests/wrong/"$lab"/*.cu; do
+                says=$(report_says "$f")
+                [ -n "$says" ] && [ -n "$hint" ] && [[ $hint == *"$says"* ]] && said_by=$f && break
+            done
+            if [ -z "$hint" ]; then
+                fail "facts/$lab/hint_${kind}_tested" "the spec has no $kind hint: give one tied to the lesson"
+            elif [ -n "$said_by" ]; then
+                pass "facts/$lab/hint_${kind}_tested"
+            else
+                fail "facts/$lab/hint_${kind}_tested" "no file of tests/wrong/$lab says 'REPORT-SAYS: <part of the hint>' for: ${hint:0:60}..."
+            fi
+        done
+    done
 }
 
 # Every lab asks 3 to 5 questions to answer before coding (the README's

@@ -1,5 +1,7 @@
 /* WRONG ON PURPOSE: right answer, but computed in place in the input a.
- * Must first fail the right stage. */
+ * Must first fail the right stage.
+ * REPORT-SAYS: d_a and d_b are inputs: never
+ */
 #include <cuda_runtime.h>
 
 __global__ void add(float *a, const float *b, float *c, int n)

@@ -1,5 +1,7 @@
 /* WRONG ON PURPOSE: adds a to itself.
- * Must first fail the work stage. */
+ * Must first fail the work stage.
+ * REPORT-SAYS: c[i] must be a[i] + b[i]: check
+ */
 #include <cuda_runtime.h>
 
 __global__ void add(const float *a, const float *b, float *c, int n)

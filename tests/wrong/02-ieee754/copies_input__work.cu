@@ -1,5 +1,6 @@
 /* WRONG ON PURPOSE: copies inputs to the outputs instead of computing.
  * Must first fail the work stage.
+ * REPORT-SAYS: look at the bits: d_madd[2i]
  */
 #include <math.h>
 

@@ -1,6 +1,7 @@
 /* WRONG ON PURPOSE: stores each element's wave back into d_t "for later",
  * after reading it: the outputs are right, but an input changed. The work
  * stage only notes it. Must first fail the right stage.
+ * REPORT-SAYS: d_a, d_b, d_c, d_r and d_t are
  */
 #include <math.h>
 

@@ -2,7 +2,9 @@
  * tile is written back to the block's own position (output rows r0 + ...,
  * columns c0 + ...) instead of the mirrored one (rows c0 + ..., columns
  * r0 + ...). Only the tiles on the diagonal of a square matrix land right.
- * Must first fail the work stage. */
+ * Must first fail the work stage.
+ * REPORT-SAYS: out[c * rows + r] must be in[r
+ */
 #include <cuda_runtime.h>
 
 #define TILE 32

@@ -3,7 +3,9 @@
  * the result to the output; rectangular ones go through a naive kernel.
  * Every output is right, but d_in is read-only: the right stage checks
  * that the input comes back unchanged (the work stage only notes it).
- * Must first fail the right stage. */
+ * Must first fail the right stage.
+ * REPORT-SAYS: d_in is read-only: transposing
+ */
 #include <cuda_runtime.h>
 
 __global__ void swap_across_diagonal(float *a, int n)

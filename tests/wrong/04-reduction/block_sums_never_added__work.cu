@@ -2,7 +2,9 @@
  * every block writes its partial sum to d_out[blockIdx.x] and nobody adds
  * the partials up (the recursive second launch, or an atomicAdd, is
  * missing). d_out[0] ends up as block 0's sum only, and the other blocks
- * write past the single float d_out holds. Must first fail the work stage. */
+ * write past the single float d_out holds. Must first fail the work stage.
+ * REPORT-SAYS: the sum is off by more than
+ */
 #include <cuda_runtime.h>
 
 #define T 256

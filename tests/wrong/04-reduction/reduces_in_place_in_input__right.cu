@@ -3,7 +3,9 @@
  * a[i] += a[i + step], so d_in ends up full of partial sums. The total is
  * right (work only notes the change), but d_in is read-only: the reduction
  * belongs in shared memory, registers or d_scratch. Must first fail the
- * right stage. */
+ * right stage.
+ * REPORT-SAYS: d_in is read-only: reduce in
+ */
 #include <cuda_runtime.h>
 
 #define T 256

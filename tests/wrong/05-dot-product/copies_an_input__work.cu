@@ -1,5 +1,7 @@
 /* WRONG ON PURPOSE: copies x[0] into the result instead of computing anything.
- * Must first fail the work stage. */
+ * Must first fail the work stage.
+ * REPORT-SAYS: the result must be the sum of
+ */
 #include <cuda_runtime.h>
 
 extern "C" cudaError_t dot(const float *d_x, const float *d_y, int n, float *d_result,

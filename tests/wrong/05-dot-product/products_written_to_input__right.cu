@@ -1,7 +1,9 @@
 /* WRONG ON PURPOSE: right answer, but the first kernel stores the products
  * x[i] * y[i] back into x (it "has the memory anyway"), and the second sums
  * x. The inputs belong to the caller and must come back unchanged.
- * Must first fail the right stage (work only notes it). */
+ * Must first fail the right stage (work only notes it).
+ * REPORT-SAYS: d_x and d_y are inputs: keep
+ */
 #include <cuda_runtime.h>
 
 __global__ void multiply_in_place(float *x, const float *y, int n)

@@ -2,6 +2,7 @@
  * offsets d = 1 .. n-1: each unordered pair {i, j} is counted as (i, j)
  * and again as (j, i), so every count is doubled. Must first fail the work
  * stage.
+ * REPORT-SAYS: every unordered pair once:
  */
 #include <cuda_runtime.h>
 

@@ -2,6 +2,7 @@
  * particle's count of in-range partners there. The answer is right, but
  * d_pos is an input and comes back changed (the caller's masses are
  * gone). The work stage only notes it. Must first fail the right stage.
+ * REPORT-SAYS: d_pos is an input: keep
  */
 #include <cuda_runtime.h>
 

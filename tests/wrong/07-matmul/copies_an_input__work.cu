@@ -1,6 +1,8 @@
 /* WRONG ON PURPOSE: "returns" A instead of computing A B: C is filled with
  * the first m*n values of A (or as many as A has), the rest left alone.
- * Must first fail the work stage. */
+ * Must first fail the work stage.
+ * REPORT-SAYS: C[i][j] = sum over p of A[i][p]
+ */
 #include <cuda_runtime.h>
 
 extern "C" cudaError_t matmul(const float *d_a, const float *d_b, float *d_c, int m, int n,

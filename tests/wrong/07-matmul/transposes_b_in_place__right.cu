@@ -5,7 +5,9 @@
  * work stage (which checks the answers) passes; the right stage also
  * checks that every input comes back unchanged, and the B of 64 x 4 x 4
  * (and of 512^3) comes back transposed.
- * Must first fail the right stage ("changed the input d_b"). */
+ * Must first fail the right stage ("changed the input d_b").
+ * REPORT-SAYS: d_a and d_b are inputs: copy
+ */
 #include <cuda_runtime.h>
 
 /* Swap B[p][j] and B[j][p] above the diagonal (p < j). */

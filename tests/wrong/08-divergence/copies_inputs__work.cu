@@ -3,6 +3,7 @@
  * written). One thread per element, bounds checked, on the given stream:
  * every output is written and nothing faults, so only the values tell.
  * Must first fail the work stage.
+ * REPORT-SAYS: d_y: the kind of element i is i
  */
 #include <cuda_runtime.h>
 

@@ -1,7 +1,9 @@
 /* WRONG ON PURPOSE: the integer state is kept in d_m itself, written back
  * after every round ("it saves a register"). The answers are right, but
  * the input is gone: the grader checks that inputs come back unchanged.
- * Must first fail the right stage (input changed). */
+ * Must first fail the right stage (input changed).
+ * REPORT-SAYS: d_x and d_m are inputs: keep h
+ */
 #include <math.h>
 
 #include <cuda_runtime.h>

@@ -3,7 +3,9 @@
  * belongs to one thread, so the results are right (the cosine does not
  * depend on |p|), but d_points is read-only and comes back changed. The
  * work stage does not compare inputs; right does. Must first fail the
- * right stage. */
+ * right stage.
+ * REPORT-SAYS: d_points and d_centers are
+ */
 #include <cuda_runtime.h>
 
 enum { SQEUCLID, MANHATTAN, CHEBYSHEV, COSINE, DTW };

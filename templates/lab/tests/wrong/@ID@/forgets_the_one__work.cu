@@ -1,5 +1,6 @@
 /* WRONG ON PURPOSE: forgets the offset: y[i] = 2 * x[i], not 2 * x[i] + 1.
  * Must first fail the work stage.
+ * REPORT-SAYS: y[i] must be 2 * x[i] + 1: check
  *
  * Written by `make new-lab` for the placeholder problem. TODO(author):
  * replace with the lab's own mistakes: at least 8 files in this folder,
