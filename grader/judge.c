@@ -223,6 +223,18 @@ static const char *mismatch_hint(const lab_hints *h, cmp_class first)
                    "wrong values: check the index arithmetic and the operands");
 }
 
+/* Every input buffer of the call has no elements (and there is one). */
+static int inputs_empty(const lab_spec *spec, const int64_t *dims)
+{
+    int inputs = 0;
+    for (int b = 0; b < spec->n_buffers; b++) {
+        if (spec->buffers[b].role != BUF_INPUT) continue;
+        if (spec->buffer_count(b, dims) > 0) return 0;
+        inputs++;
+    }
+    return inputs > 0;
+}
+
 static int judge_outputs(const grade_ctx *g, const proto_call *call, const call_record *rec,
                          judge_ahead *ahead, char *where, stage_result *st)
 {
@@ -257,7 +269,12 @@ static int judge_outputs(const grade_ctx *g, const proto_call *call, const call_
                  "nothing was written at all: is the kernel launched, on the stream "
                  "you were given, and did the launch succeed? (start at TODO(1) in %s)",
                  spec->student_file);
-        int all_unwritten = count > 0 && cr.count[MIS_NEVER_WRITTEN] == count;
+        /* Nothing written at all usually means nothing launched (the
+         * skeleton as it comes). Not when every input is empty (n == 0,
+         * k == 0): launching nothing is right there, and the lab's own hint
+         * says what must still be written. */
+        int all_unwritten = count > 0 && cr.count[MIS_NEVER_WRITTEN] == count &&
+                            !inputs_empty(spec, call->c.dims);
         fail(st, all_unwritten ? nothing : mismatch_hint(&spec->hints, cr.shown[0].kind),
              "%s: %lld of %lld elements wrong at %s", spec->buffers[b].name,
              (long long)cr.bad, (long long)count, where);

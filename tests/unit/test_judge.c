@@ -13,6 +13,7 @@
 #include "swaps.h"
 
 extern const lab_spec LAB_01_VECTOR_ADD;
+extern const lab_spec LAB_04_REDUCTION;
 
 enum { N = 100 };
 
@@ -166,6 +167,24 @@ static void nothing_written_gets_its_own_hint(void)
     CHECK(says(&s, "nothing was written at all"));
     CHECK(says(&s, "TODO(1) in vector_add.cu"));
     CHECK(!says(&s, "the grid must cover"));
+    sb_free(&s.st.details);
+}
+
+/* With n == 0 nothing is launched, rightly; the output must still be
+ * written, and the lab's own hint says so (not "is the kernel launched?"). */
+static void an_empty_input_gets_the_labs_hint(void)
+{
+    scene s;
+    right_call(&s);
+    s.g.spec = &LAB_04_REDUCTION;
+    s.call.c.dims[0] = 0;
+    uint32_t poison = PROTO_POISON_F32;
+    memcpy(&s.out[0], &poison, 4);
+    s.rec.outputs_bytes = sizeof(float);
+    CHECK(judge(&s, 0) == 0);
+    CHECK(says(&s, "d_out: 1 of 1 elements wrong at n=0"));
+    CHECK(says(&s, "n == 0 must store 0"));
+    CHECK(!says(&s, "nothing was written at all"));
     sb_free(&s.st.details);
 }
 
@@ -327,7 +346,8 @@ const unit_test judge_tests[] = {
     TEST(timing_requests_are_built_as_designed),
     TEST(exchanged_inputs_make_a_remembered_answer_fail), TEST(swaps_keep_fields_and_bounds),
     TEST(bits_are_shown_when_the_lab_asks), TEST(a_buffer_can_have_its_own_tolerance),
-    TEST(nothing_written_gets_its_own_hint), TEST(one_unwritten_element_is_named),
+    TEST(nothing_written_gets_its_own_hint), TEST(an_empty_input_gets_the_labs_hint),
+    TEST(one_unwritten_element_is_named),
     TEST(a_right_call_passes), TEST(one_wrong_element_fails_with_its_index),
     TEST(unwritten_outputs_say_so), TEST(a_refused_launch_names_the_error),
     TEST(a_swallowed_launch_error_is_caught), TEST(a_kernel_fault_is_a_failure),
