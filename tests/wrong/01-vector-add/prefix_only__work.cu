@@ -1,5 +1,7 @@
 /* WRONG ON PURPOSE: a fixed grid of 1024 blocks without a loop: only the first 262144 elements.
- * Must first fail the work stage. */
+ * Must first fail the work stage.
+ * REPORT-SAYS: the grid must cover all n
+ */
 #include <cuda_runtime.h>
 
 __global__ void add(const float *a, const float *b, float *c, int n)

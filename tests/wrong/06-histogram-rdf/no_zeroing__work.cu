@@ -1,6 +1,7 @@
 /* WRONG ON PURPOSE: the kernel is right, but d_hist is never zeroed: the
  * blocks add their counts to whatever was there (the grader fills it with
  * garbage). Must first fail the work stage.
+ * REPORT-SAYS: d_hist must be written even
  */
 #include <cuda_runtime.h>
 

@@ -1,6 +1,9 @@
-/* WRONG ON PURPOSE: the grid is rounded down (n / 256 blocks), so the last
- * partial block is never launched. Must first fail the right stage: every
- * size of work is a multiple of 256, and right's are not. */
+/* WRONG ON PURPOSE: the grid is rounded down (n / 256 blocks, at least
+ * one), so above 256 elements the last partial block is never launched.
+ * Must first fail the right stage: every size of work is a multiple of
+ * 256, and right's are not.
+ * REPORT-SAYS: the grid must cover all n elements
+ */
 #include <cuda_runtime.h>
 
 __global__ void @ENTRY@_kernel(const float *x, float *y, int n)
@@ -11,7 +14,8 @@ __global__ void @ENTRY@_kernel(const float *x, float *y, int n)
 
 extern "C" cudaError_t @ENTRY@(const float *d_x, float *d_y, int n, cudaStream_t stream)
 {
-    if (n < 256) return cudaSuccess; /* no whole block: launch nothing */
-    @ENTRY@_kernel<<<n / 256, 256, 0, stream>>>(d_x, d_y, n);
+    if (n == 0) return cudaSuccess;
+    int blocks = n / 256 > 0 ? n / 256 : 1;
+    @ENTRY@_kernel<<<blocks, 256, 0, stream>>>(d_x, d_y, n);
     return cudaGetLastError();
 }
