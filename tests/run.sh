@@ -738,16 +738,20 @@ facts_tests() {
 }
 
 # A lab's hints are tested: for the three every lab has (an output never
-# written, a wrong value, a changed input), some file of tests/wrong/LAB
-# says on a REPORT-SAYS line a part of that hint, which its report must
-# then contain (the emu and e2e parts check it). The other kinds are not
-# all triggered by a file yet.
+# written, a wrong value, a changed input) and NaN or Inf in the wrong
+# place where the lab has that one, some file of tests/wrong/LAB says on a
+# REPORT-SAYS line a part of that hint, which its report must then contain
+# (the emu and e2e parts check it). The other kinds are not all triggered
+# by a file yet.
 hints_tests() {
     local dir lab kind hint said_by f says
     for dir in labs/[0-9][0-9]-*/; do
         lab=$(basename "$dir")
-        for kind in never_written wrong_value input_changed; do
+        for kind in never_written wrong_value input_changed special_values; do
             hint=$("$BUILD/grade" --lab "$lab" --lab-info | sed -n "s/^hint_$kind=//p")
+            # NaN and Inf have their own hint only where the lab's values
+            # make them a lesson (labs 01 and 06 use the engine's).
+            [ "$kind" = special_values ] && [ -z "$hint" ] && continue
             said_by=""
             for f in tests/wrong/"$lab"/*.cu; do
                 says=$(report_says "$f")

@@ -2,6 +2,7 @@
  * with fminf. fminf drops a NaN operand, so when t is NaN or infinite (every
  * sample NaN) the result is +infinity instead of NaN. Typical inputs are
  * finite. Must first fail the right stage.
+ * REPORT-SAYS: NaN/Inf in the wrong place:
  */
 #include <math.h>
 

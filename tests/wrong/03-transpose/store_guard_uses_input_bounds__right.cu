@@ -5,7 +5,9 @@
  * loaded and write them out (past the end of d_out, or over other rows),
  * while other elements of d_out are never written. On whole tiles (every
  * work size) both guards are always true.
- * Must first fail the right stage. */
+ * Must first fail the right stage.
+ * REPORT-SAYS: NaN or Inf in the wrong
+ */
 #include <cuda_runtime.h>
 
 #define TILE 32

@@ -1,7 +1,9 @@
 /* WRONG ON PURPOSE: one atomicAdd per block into d_out, but d_out is never
  * zeroed first. It holds garbage on entry (the grader puts a NaN there), so
  * the total is garbage + sum = NaN. Must first fail the work stage. The
- * cure: cudaMemsetAsync(d_out, 0, sizeof(float), stream) before the kernel. */
+ * cure: cudaMemsetAsync(d_out, 0, sizeof(float), stream) before the kernel.
+ * REPORT-SAYS: NaN or Inf: d_out holds
+ */
 #include <cuda_runtime.h>
 
 #define T 256

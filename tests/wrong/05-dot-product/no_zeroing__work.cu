@@ -1,6 +1,8 @@
 /* WRONG ON PURPOSE: never zeroes d_result. It holds garbage on entry (the
  * grader's NaN), and the blocks' atomicAdds add to it: NaN + anything is NaN.
- * Must first fail the work stage. */
+ * Must first fail the work stage.
+ * REPORT-SAYS: NaN: d_result holds garbage
+ */
 #include <cuda_runtime.h>
 
 __global__ void dot_kernel(const float *x, const float *y, int n, float *result)

@@ -2,7 +2,9 @@
  * point or center |p|^2 = 0 and the division is 0 / 0 = NaN, where the
  * contract says 1; and dim == 0 makes every cosine NaN. The work stage has
  * no zero vectors (and dim = 16), so it passes there; right has the
- * zero-vector family and dim = 0. Must first fail the right stage. */
+ * zero-vector family and dim = 0. Must first fail the right stage.
+ * REPORT-SAYS: NaN or Inf: cosine of an
+ */
 #include <cuda_runtime.h>
 
 enum { SQEUCLID, MANHATTAN, CHEBYSHEV, COSINE, DTW };
