@@ -19,11 +19,14 @@
 # under the fixture's name. (A graded file cannot #include another: the
 # grader refuses includes outside the submission's folder.)
 
+# fixture_builds_on_reference FILE: FILE says it builds on the reference.
+fixture_builds_on_reference() { grep -q 'BUILDS-ON: the reference' "$1"; }
+
 # fixture_graded FILE DIR: the path of the file to grade for FILE: FILE
 # itself, or for a file built on the reference, DIR/KIND/LAB/NAME.cu.
 fixture_graded() {
     local file=$1 dir=$2
-    if grep -q 'BUILDS-ON: the reference' "$file"; then
+    if fixture_builds_on_reference "$file"; then
         local lab kind
         lab=$(basename "$(dirname "$file")")
         kind=$(basename "$(dirname "$(dirname "$file")")")
