@@ -339,9 +339,9 @@ const lab_spec LAB_06_HISTOGRAM_RDF = {
     .forbidden = {{"cub::", "CUB", "/cub/"}, {"thrust::", "Thrust", "/thrust/"}},
     .link_flags = {NULL},
     .hints = {
-        .never_written = "d_hist must be written even when n < 2 (all zeros then): zero it "
-                         "with cudaMemsetAsync(d_hist, 0, bins * sizeof(unsigned int), "
-                         "stream) before the kernel adds to it",
+        .never_written = "d_hist must be written even when n < 2 (all zeros then), and the "
+                         "grader fills it with garbage: zero it with cudaMemsetAsync(d_hist, "
+                         "0, bins * sizeof(unsigned int), stream) before the kernel adds to it",
         .wrong_value = "every unordered pair once: offsets d = 1 .. n/2, and for an even n "
                        "the offset n/2 only for i < n/2 (pair (i, i + n/2) is pair "
                        "(i + n/2, i)). The distance exactly as in the contract: "

@@ -1,7 +1,10 @@
 /* WRONG ON PURPOSE: the kernel is right, but d_hist is never zeroed: the
  * blocks add their counts to whatever was there (the grader fills it with
- * garbage). Must first fail the work stage.
- * REPORT-SAYS: d_hist must be written even
+ * garbage). Must first fail the work stage. Which hint it gets depends on
+ * the first wrong bin: one no pair reached looks never written (the small
+ * emulated sizes), one with pairs holds a wrong count (the GPU's sizes);
+ * both hints say why.
+ * REPORT-SAYS: the grader fills it with garbage
  */
 #include <cuda_runtime.h>
 
