@@ -6,7 +6,7 @@
 #   make solutions     grade every reference solution
 #   make ladder LAB=NN check and time every rung of the lab's solution ladder
 #   make slides        one PDF deck per lab in build/slides/ (pandoc + LaTeX beamer)
-#   make charts        redraw slides/charts/ from the measured ladders in slides/data/ (gnuplot)
+#   make charts        redraw each lab's slides/ladder.png from its measured ladder, slides/ladder.json (gnuplot)
 #   make clean
 #   make help          this list
 #   make student-release DEST=dir   the tree students get: no solutions, ladders or test corpora
@@ -49,7 +49,7 @@ TRUSTED   := $(BUILD)/sm_$(SM)/trusted
 # The engine: the parent process that never loads student code.
 GRADE_SRCS := $(filter-out grader/probe.c,$(wildcard grader/*.c))
 REGISTRY   := $(OBJ)/lab_registry.c
-GRADE_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(GRADE_SRCS)) $(patsubst %.c,$(OBJ)/%.o,$(wildcard labs/*/spec.c)) \
+GRADE_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(GRADE_SRCS)) $(patsubst %.c,$(OBJ)/%.o,$(wildcard labs/*/trusted/spec.c)) \
               $(OBJ)/lab_registry.o
 # What the runner is linked from, besides the submission.
 RUNNER_SRCS := $(wildcard grader/runner/*.cu)
@@ -127,10 +127,10 @@ $(EMU_TRUSTED)/runner/runner_%.o: grader/runner/%.cu $(EMU_BUILD)/.built $(TRUST
 
 # Per lab: its CUDA side (the binding and the baseline) and its spec, next
 # to copies of the runner's objects.
-$(TRUSTED)/%/.built: labs/%/lab.cu labs/%/spec.c $(TRUSTED_HEADERS) $(RUNNER_OBJS)
+$(TRUSTED)/%/.built: labs/%/trusted/lab.cu labs/%/trusted/spec.c $(TRUSTED_HEADERS) $(RUNNER_OBJS)
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVFLAGS) -c labs/$*/lab.cu -o $(dir $@)lab.o
-	$(CC) $(CFLAGS) -c labs/$*/spec.c -o $(dir $@)spec.o
+	$(NVCC) $(NVFLAGS) -c labs/$*/trusted/lab.cu -o $(dir $@)lab.o
+	$(CC) $(CFLAGS) -c labs/$*/trusted/spec.c -o $(dir $@)spec.o
 	cp $(RUNNER_OBJS) $(dir $@)
 	@touch $@
 
@@ -142,11 +142,11 @@ $(EMU_BUILD)/.built: $(EMU_SRCS) common/emu/build.sh
 
 # The same trusted files as above, rewritten and compiled for the CPU, with
 # the same object names (the grader links those names and no others).
-$(EMU_TRUSTED)/%/.built: labs/%/lab.cu labs/%/spec.c $(TRUSTED_HEADERS) $(EMU_RUNNER_OBJS)
+$(EMU_TRUSTED)/%/.built: labs/%/trusted/lab.cu labs/%/trusted/spec.c $(TRUSTED_HEADERS) $(EMU_RUNNER_OBJS)
 	@mkdir -p $(dir $@)
-	$(EMU_BUILD)/emu_rewrite labs/$*/lab.cu $(dir $@)lab.cu.cpp && \
-	  $(CXX) $(EMU_CXXFLAGS) -iquote labs/$*/ -c $(dir $@)lab.cu.cpp -o $(dir $@)lab.o
-	$(CC) $(CFLAGS) -c labs/$*/spec.c -o $(dir $@)spec.o
+	$(EMU_BUILD)/emu_rewrite labs/$*/trusted/lab.cu $(dir $@)lab.cu.cpp && \
+	  $(CXX) $(EMU_CXXFLAGS) -iquote labs/$*/trusted/ -c $(dir $@)lab.cu.cpp -o $(dir $@)lab.o
+	$(CC) $(CFLAGS) -c labs/$*/trusted/spec.c -o $(dir $@)spec.o
 	cp $(EMU_RUNNER_OBJS) $(dir $@)
 	@touch $@
 
@@ -174,7 +174,7 @@ LAB_DEPS = $(BUILD)/grade $(BUILD)/probe $(TRUSTED)/$(LAB_ID)/.built $(EMU_TRUST
 grade: check-lab $(LAB_DEPS)
 	@$(GRADE_CMD) || { rc=$$?; [ $$rc -eq 3 ] || exit $$rc; }
 
-# Check and time every rung of solutions/NN-name/ladder.cu in one run.
+# Check and time every rung of labs/NN-name/solution/ladder.cu in one run.
 ladder: check-lab $(LAB_DEPS)
 	@$(GRADE_CMD) --ladder
 
@@ -183,7 +183,7 @@ grade-command: check-lab $(LAB_DEPS)
 
 solutions: all
 	@status=0; for lab in $(LABS); do \
-	  $(MAKE) --no-print-directory grade LAB=$$lab SUBMISSION=solutions/$$lab/$$($(BUILD)/grade --lab $$lab --lab-info | sed -n 's/^student_file=//p') || status=1; \
+	  $(MAKE) --no-print-directory grade LAB=$$lab SUBMISSION=labs/$$lab/solution/$$($(BUILD)/grade --lab $$lab --lab-info | sed -n 's/^student_file=//p') || status=1; \
 	done; exit $$status
 
 # Seconds per stage for every lab's reference and skeleton (LAB=NN for one).
@@ -198,11 +198,12 @@ test: all
 clean:
 	rm -rf $(BUILD)
 
-# What students get: every tracked file but the reference solutions and
-# ladders, the tests (wrong, correct and attack corpora, calibration) and
-# CI. It builds and grades with the public seed; keep the instructor seed and
-# this full copy private.
-STUDENT_WITHHELD := solutions tests templates .ci
+# What students get: every tracked file but each lab's solution/ (the
+# reference solution, its ladder and the answers to the predictions) and
+# tests/ (its wrong and correct files), the project's tests (attack corpus,
+# calibration), the templates and CI. It builds and grades with the public
+# seed; keep the instructor seed and this full copy private.
+STUDENT_WITHHELD := labs/*/solution labs/*/tests tests templates .ci
 .PHONY: student-release
 student-release:
 	@if [ -z "$(DEST)" ]; then echo "make student-release: where to? DEST=dir" >&2; exit 2; fi
@@ -211,9 +212,9 @@ student-release:
 	@git rev-parse --is-inside-work-tree >/dev/null 2>&1 || \
 	  { echo "make student-release: needs a git checkout (it copies the tracked files)" >&2; exit 2; }
 	@mkdir -p '$(DEST)' && git ls-files -z | \
-	  grep -z -v -E '^($(subst $(space),|,$(subst .,\.,$(STUDENT_WITHHELD))))/' | \
+	  grep -z -v -E '^($(subst $(space),|,$(subst *,[^/]+,$(subst .,\.,$(STUDENT_WITHHELD)))))/' | \
 	  xargs -0 tar -cf - | tar -xf - -C '$(DEST)'
-	@for deck in '$(DEST)'/slides/[0-9][0-9]-*.md; do \
+	@for deck in '$(DEST)'/labs/*/slides/deck.md; do \
 	  [ -e "$$deck" ] || continue; \
 	  awk -v deck=student -f slides/version.awk "$$deck" >"$$deck.tmp" && mv "$$deck.tmp" "$$deck" || exit 1; \
 	done
@@ -243,7 +244,7 @@ charts:
 #   make class-merge OUT=dir [COURSE=file] TASKS="dir..."
 CLASS_SRCS := $(wildcard grader/class/*.c) grader/isolate.c grader/text.c grader/labs.c grader/lab_spec.c
 # The class tools find labs by name and their student files in the specs.
-CLASS_SPECS = $(patsubst %.c,$(OBJ)/%.o,$(wildcard labs/*/spec.c)) $(OBJ)/lab_registry.o
+CLASS_SPECS = $(patsubst %.c,$(OBJ)/%.o,$(wildcard labs/*/trusted/spec.c)) $(OBJ)/lab_registry.o
 CLASS_OUT   = $(or $(OUT),$(BUILD)/class-$(LAB_ID))
 CLASS_OPTS  = $(if $(COURSE),--course '$(COURSE)') $(if $(TIMEOUT),--timeout $(TIMEOUT)) \
               $(if $(MEM_LIMIT_MB),--mem-limit-mb $(MEM_LIMIT_MB))

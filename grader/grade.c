@@ -53,7 +53,7 @@ static void usage(void)
             "             --objects DIR --probe PROBE [--emu DIR --emu-objects DIR]\n"
             "Normally run through make: make grade LAB=01 [SUBMISSION=...] "
             "[STAGE=...] [RESULTS=...]\n"
-            "--ladder checks and times every rung of solutions/NN-name/ladder.cu\n"
+            "--ladder checks and times every rung of labs/NN-name/solution/ladder.cu\n"
             "(make ladder LAB=NN); with --quick it samples less (for tests, which\n"
             "prove every rung right, not its exact figures).\n"
             "--mem-limit-mb stops a submission's process above N MB of host memory.\n"
@@ -291,7 +291,7 @@ int main(int argc, char **argv)
     }
     char default_submission[512];
     if (o.ladder)
-        snprintf(default_submission, sizeof default_submission, "%s/solutions/%s/ladder.cu",
+        snprintf(default_submission, sizeof default_submission, "%s/labs/%s/solution/ladder.cu",
                  o.root, g.spec->id);
     else
         snprintf(default_submission, sizeof default_submission, "%s/labs/%s/%s", o.root,
@@ -324,7 +324,7 @@ int main(int argc, char **argv)
     g.scratch = scratch;
     g.gpu_lock_dir = o.objects_dir;
     char ladder_times_path[1024];
-    snprintf(ladder_times_path, sizeof ladder_times_path, "%s/slides/data/%s.json", o.root,
+    snprintf(ladder_times_path, sizeof ladder_times_path, "%s/labs/%s/slides/ladder.json", o.root,
              g.spec->id);
     g.ladder_times = ladder_times_path;
 

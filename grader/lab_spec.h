@@ -1,13 +1,13 @@
 /* lab_spec.h - a lab described as data.
  *
- * Each lab has one trusted spec (labs/NN-name/spec.c, plain C11 with
+ * Each lab has one trusted spec (labs/NN-name/trusted/spec.c, plain C11 with
  * designated initializers) that says everything the engine needs to know:
  * the buffers of the entry point, how inputs are generated, the CPU
  * reference, the tolerance, the sizes of every stage, the bytes moved for the
  * roofline and the thresholds of the fast stage. The engine itself holds no
  * lab-specific numbers.
  *
- * The CUDA side of a lab (labs/NN-name/lab.cu) is the other trusted half: it
+ * The CUDA side of a lab (labs/NN-name/trusted/lab.cu) is the other trusted half: it
  * turns a generic list of device buffers into a call of the student's entry
  * point, and it holds the naive baseline kernel. See lab_device below.
  *
@@ -238,7 +238,7 @@ typedef struct lab_spec {
     lab_hints hints;
 } lab_spec;
 
-/* The CUDA half of a lab, defined in labs/NN-name/lab.cu. Each call gets the
+/* The CUDA half of a lab, defined in labs/NN-name/trusted/lab.cu. Each call gets the
  * device pointers in the order of lab_spec.buffers and launches on stream. */
 typedef int (*lab_call_fn)(void *const *d_buffers, const int64_t *dims,
                            void *stream);
@@ -250,7 +250,7 @@ typedef struct {
     lab_call_fn vendor;     /* optional: CUB/cuBLAS, for ROOF_VENDOR */
 } lab_device;
 
-/* A solution ladder (solutions/NN-name/ladder.cu) defines LAB_LADDER: every
+/* A solution ladder (labs/NN-name/solution/ladder.cu) defines LAB_LADDER: every
  * rung of the lesson, slowest first, each called like the entry point's
  * binding. The file also defines the entry point itself (its best rung), so
  * it links like any submission. `make ladder LAB=NN` checks and times them

@@ -1,8 +1,8 @@
 /* placement.h - where a timed call sits on the lab's ladder.
  *
- * Each lab's ladder (solutions/NN-name/ladder.cu) was timed rung by rung on
+ * Each lab's ladder (labs/NN-name/solution/ladder.cu) was timed rung by rung on
  * a GPU at the fast stage's own size, and the figures are kept with the
- * lab's slides (slides/data/NN-name.json, written by `make ladder`). On
+ * lab's slides (labs/NN-name/slides/ladder.json, written by `make ladder`). On
  * the same GPU model, a submission's time per call places it among those
  * rungs: "between v4_register_tiles and v5_double_buffered", and the next
  * rung is the next idea to try. On another GPU the figures do not apply,

@@ -1,31 +1,31 @@
 #!/usr/bin/env bash
-# slides/charts.sh [data/NN-name.json ...] - draw each measured ladder as a bar
-# chart, charts/NN-ladder.png, with gnuplot (`make charts` runs it).
+# slides/charts.sh [labs/NN-name/slides/ladder.json ...] - draw each measured
+# ladder as a bar chart, ladder.png beside its data, with gnuplot (`make
+# charts` runs it; with no file named, every lab's).
 #
 # The data are the grader's own ladder results (`make ladder LAB=NN
-# RESULTS=slides/data/NN-name.json` on the GPU), which record the GPU, the
+# RESULTS=labs/NN-name/slides/ladder.json` on the GPU), which record the GPU, the
 # CUDA version and the date; the chart's title repeats them. Labs measured
 # against copy bandwidth show each rung's % of copy, labs measured against a
 # vendor library (matmul: cuBLAS) each rung's % of its speed; the others show
 # the speedup over the first rung, on a log scale when the ladder spans more
 # than 50x. Vendor rungs (CUB, Thrust, cuBLAS) are drawn in another colour.
 set -u
-cd "$(dirname "$0")"
+cd "$(dirname "$0")/.."
 if ! command -v gnuplot >/dev/null; then
     echo "make charts: gnuplot not found. On Debian or Ubuntu: sudo apt-get install gnuplot-nox" >&2
     exit 2
 fi
 files=("$@")
-[ ${#files[@]} -eq 0 ] && files=(data/[0-9][0-9]-*.json)
-mkdir -p charts
+[ ${#files[@]} -eq 0 ] && files=(labs/[0-9][0-9]-*/slides/ladder.json)
 
 # One field of the JSON header line: "key": "text" or "key": number.
 field() { grep -o "\"$2\": \"\\?[^\",]*" "$1" | head -n 1 | sed 's/.*: "\?//'; }
 
 status=0
 for json in "${files[@]}"; do
-    lab=$(basename "$json" .json)
-    png=charts/${lab%%-*}-ladder.png
+    lab=$(basename "$(dirname "$(dirname "$json")")") # labs/NN-name/slides/ladder.json
+    png=$(dirname "$json")/ladder.png
     roof=$(field "$json" roof)
     # The problem as the grader describes it ("n=67108864 (typical values)"),
     # without the remark in brackets; older files have only the sizes.

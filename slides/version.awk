@@ -3,8 +3,8 @@
 # answer: only the instructor's deck has it. One whose heading ends in
 # {.student} stands in for it in the student's deck (the idea without the
 # code). Everything else is in both.
-#   awk -v deck=student -f slides/version.awk slides/03-transpose.md
-#   awk -v deck=instructor -f slides/version.awk slides/03-transpose.md
+#   awk -v deck=student -f slides/version.awk labs/03-transpose/slides/deck.md
+#   awk -v deck=instructor -f slides/version.awk labs/03-transpose/slides/deck.md
 BEGIN {
     if (deck != "student" && deck != "instructor") {
         print "slides/version.awk: deck must be student or instructor" > "/dev/stderr"

@@ -11,7 +11,7 @@
 #             @ENTRY@.cu)                   scan
 #   @FILE@    the student's file            scan.cu
 #   @SYMBOL@  the spec's symbol, which the Makefile expects every
-#             labs/NN-name/spec.c to define LAB_10_SCAN
+#             labs/NN-name/trusted/spec.c to define LAB_10_SCAN
 #   @BEFORE@, @NEXT@   the README's links to the labs on either side
 #   @MIN_ROOFLINE_PCT@, @MIN_SPEEDUP@   the fast stage's thresholds, read
 #             from the template's spec.c, so the README and the slides
@@ -87,7 +87,7 @@ for dir in labs/[0-9][0-9]-*/; do
 done
 
 # The thresholds, from the one place they are written.
-spec_template=templates/lab/labs/@ID@/spec.c
+spec_template=templates/lab/labs/@ID@/trusted/spec.c
 min_roofline=$(sed -n 's/^ *\.min_roofline = \([0-9.]*\),.*/\1/p' "$spec_template")
 min_speedup=$(sed -n 's/^ *\.min_speedup = \([0-9.]*\),.*/\1/p' "$spec_template")
 [ -n "$min_roofline" ] && [ -n "$min_speedup" ] ||
@@ -126,11 +126,11 @@ echo "make new-lab: lab $name: title '$title', entry point $entry, student file 
 for path in "${written[@]}"; do echo "  wrote $path"; done
 prev_readme=$(echo "$before" | sed -n 's|.*](\.\./\([^)]*\)).*|labs/\1|p')
 cat <<EOF
-next steps (each TODO(author) marks a place: grep -rn 'TODO(author)' labs/$name solutions/$name slides/$name.md tests/*/$name):
-  1. replace the placeholder problem, y[i] = 2 * x[i] + 1, with the lab's own in spec.c, lab.cu, $file, the solution and the ladder; then make all and ./grade LAB=$number SUBMISSION=solutions/$name/$file STAGE=right EMU=1
+next steps (each TODO(author) marks a place: grep -rn 'TODO(author)' labs/$name):
+  1. replace the placeholder problem, y[i] = 2 * x[i] + 1, with the lab's own in trusted/spec.c, trusted/lab.cu, $file, the solution and the ladder; then make all and ./grade LAB=$number SUBMISSION=labs/$name/solution/$file STAGE=right EMU=1
   2. fill in labs/$name/README.md: what it teaches, the contract, the idea, what the grader checks, reading a failure, profiling
-  3. calibrate the thresholds on a GPU with make ladder LAB=$number and tests/calibrate.sh $number 3, then set min_roofline and min_speedup in spec.c, the figures in labs/$name/INSTRUCTOR.md and the thresholds the README and the slides quote (now ${min_roofline_pct}% of copy and ${min_speedup}x, provisional)
-  4. add at least 8 wrong files to tests/wrong/$name/ and 3 correct ones to tests/correct/$name/, named what__stage.cu after the stage that must first reject (or last pass) them
-  5. write slides/$name.md and draw its chart: make ladder LAB=$number RESULTS=slides/data/$name.json, then make charts (make test's slides/$name/data check fails until then)
+  3. calibrate the thresholds on a GPU with make ladder LAB=$number and tests/calibrate.sh $number 3, then set min_roofline and min_speedup in trusted/spec.c, the figures in labs/$name/INSTRUCTOR.md and the thresholds the README and the slides quote (now ${min_roofline_pct}% of copy and ${min_speedup}x, provisional)
+  4. add at least 8 wrong files to labs/$name/tests/wrong/ and 3 correct ones to labs/$name/tests/correct/, named what__stage.cu after the stage that must first reject (or last pass) them
+  5. write labs/$name/slides/deck.md and draw its chart: make ladder LAB=$number RESULTS=labs/$name/slides/ladder.json, then make charts (make test's slides/$name/data check fails until then)
   6. link the lab from the lab table in README.md${prev_readme:+ and from the 'Next:' of $prev_readme}, then run make test
 EOF

@@ -36,7 +36,7 @@ for dir in labs/[0-9][0-9]-*/; do
     lab=$(basename "$dir")
     [ -z "${LAB:-}" ] || [ "$lab" = "$LAB" ] || [[ $lab == "$LAB"-* ]] || continue
     student=$("${BUILD:-build}"/grade --lab "$lab" --lab-info | sed -n 's/^student_file=//p')
-    ./grade LAB="$lab" SUBMISSION="solutions/$lab/$student" RESULTS="$PWD/$out/$lab-solution.json" \
+    ./grade LAB="$lab" SUBMISSION="labs/$lab/solution/$student" RESULTS="$PWD/$out/$lab-solution.json" \
         >"$out/$lab-solution.log" 2>&1
     row "$out/$lab-solution.json" "$lab reference"
     ./grade LAB="$lab" RESULTS="$PWD/$out/$lab-skeleton.json" >"$out/$lab-skeleton.log" 2>&1

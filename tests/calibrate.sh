@@ -12,8 +12,8 @@ out=${CALIBRATE_OUT:-build/calibrate}
 mkdir -p "$out"
 BUILD=build
 . tests/fixtures.sh # fixtures built on the reference are written out to grade them
-files="solutions/$lab/$student"
-for f in tests/correct/"$lab"/*__fast.cu tests/wrong/"$lab"/*__fast.cu; do
+files="labs/$lab/solution/$student"
+for f in labs/"$lab"/tests/correct/*__fast.cu labs/"$lab"/tests/wrong/*__fast.cu; do
     [ -e "$f" ] || continue
     why=$(fixture_make "$f" "$out/fixtures") || { echo "calibrate: $f: $why" >&2; exit 2; }
     files="$files $(fixture_graded "$f" "$out/fixtures")"

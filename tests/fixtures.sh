@@ -22,14 +22,15 @@
 # fixture_builds_on_reference FILE: FILE says it builds on the reference.
 fixture_builds_on_reference() { grep -q 'BUILDS-ON: the reference' "$1"; }
 
-# fixture_graded FILE DIR: the path of the file to grade for FILE: FILE
-# itself, or for a file built on the reference, DIR/KIND/LAB/NAME.cu.
+# fixture_graded FILE DIR: the path of the file to grade for FILE
+# (labs/LAB/tests/KIND/NAME.cu): FILE itself, or for a file built on the
+# reference, DIR/KIND/LAB/NAME.cu.
 fixture_graded() {
     local file=$1 dir=$2
     if fixture_builds_on_reference "$file"; then
         local lab kind
-        lab=$(basename "$(dirname "$file")")
-        kind=$(basename "$(dirname "$(dirname "$file")")")
+        kind=$(basename "$(dirname "$file")")
+        lab=$(basename "$(dirname "$(dirname "$(dirname "$file")")")")
         echo "$dir/$kind/$lab/$(basename "$file")"
     else
         echo "$file"
@@ -42,10 +43,10 @@ fixture_make() {
     local file=$1 dir=$2 out lab info entry ref text new expr
     out=$(fixture_graded "$file" "$dir")
     [ "$out" = "$file" ] && return 0
-    lab=$(basename "$(dirname "$file")")
+    lab=$(basename "$(dirname "$(dirname "$(dirname "$file")")")")
     info=$("$BUILD/grade" --lab "$lab" --lab-info) || { echo "no lab $lab"; return 1; }
     entry=$(echo "$info" | sed -n 's/^entry=//p')
-    ref=solutions/$lab/$(echo "$info" | sed -n 's/^student_file=//p')
+    ref=labs/$lab/solution/$(echo "$info" | sed -n 's/^student_file=//p')
     text=$(sed "s/^extern \"C\" cudaError_t $entry(/static cudaError_t reference_$entry(/" "$ref")
     if ! grep -q "^static cudaError_t reference_$entry(" <<<"$text"; then
         echo "$ref does not define $entry on a line of its own starting 'extern \"C\" cudaError_t $entry('"

@@ -7,7 +7,7 @@
 # NAME=98-twice-plus-one`, builds everything, and checks the new lab with
 # make test's own facts and emulated end-to-end parts (TEST_LABS=98), so no
 # GPU is needed: the skeleton fails work with the grader's message, the reference
-# passes work and right, each file of tests/wrong/ and tests/correct/
+# passes work and right, each file of its tests/wrong/ and tests/correct/
 # behaves as its __stage suffix says, the README and the slides quote the
 # spec's thresholds, the README opens as every lab's does, and the GPU
 # toolchain builds the reference and the ladder. It also checks that
@@ -76,27 +76,26 @@ listing() { find . -path ./build -prune -o -path ./.new-lab-logs -prune -o -prin
 make new-lab NAME=$lab >"$logs/new-lab.log" 2>&1
 code=$?
 missing=""
-for f in labs/$lab/README.md labs/$lab/spec.c labs/$lab/lab.cu labs/$lab/$student \
-    solutions/$lab/$student solutions/$lab/ladder.cu slides/$lab.md; do
+for f in labs/$lab/README.md labs/$lab/trusted/spec.c labs/$lab/trusted/lab.cu labs/$lab/$student \
+    labs/$lab/solution/$student labs/$lab/solution/ladder.cu labs/$lab/slides/deck.md; do
     [ -s "$f" ] || missing="$missing $f"
 done
-ls tests/wrong/$lab/*__*.cu >/dev/null 2>&1 || missing="$missing tests/wrong/$lab/*__STAGE.cu"
-ls tests/correct/$lab/*__*.cu >/dev/null 2>&1 || missing="$missing tests/correct/$lab/*__STAGE.cu"
+ls labs/$lab/tests/wrong/*__*.cu >/dev/null 2>&1 || missing="$missing labs/$lab/tests/wrong/*__STAGE.cu"
+ls labs/$lab/tests/correct/*__*.cu >/dev/null 2>&1 || missing="$missing labs/$lab/tests/correct/*__STAGE.cu"
 if [ "$code" != 0 ]; then
     fail generate "make new-lab NAME=$lab exited with $code: $(tail_of "$logs/new-lab.log")"
     exit 1 # nothing else can be checked
 elif [ -n "$missing" ]; then
     fail generate "make new-lab NAME=$lab did not write$missing"
     exit 1
-elif ! grep -q "wrote labs/$lab/spec.c" "$logs/new-lab.log" || ! grep -q "calibrate" "$logs/new-lab.log"; then
+elif ! grep -q "wrote labs/$lab/trusted/spec.c" "$logs/new-lab.log" || ! grep -q "calibrate" "$logs/new-lab.log"; then
     fail generate "its output lacks the files written or the next steps: $(tail_of "$logs/new-lab.log")"
 else
     pass generate
 fi
 
 # Every placeholder filled: a template typo would otherwise reach the lab.
-left=$(grep -rnoE '@[A-Z][A-Z_]*@' labs/$lab solutions/$lab slides/$lab.md tests/wrong/$lab \
-    tests/correct/$lab 2>/dev/null | head -n 3 | tr '\n' ' ')
+left=$(grep -rnoE '@[A-Z][A-Z_]*@' labs/$lab 2>/dev/null | head -n 3 | tr '\n' ' ')
 if [ -z "$left" ]; then pass placeholders_filled; else fail placeholders_filled "left as they were: $left"; fi
 
 # ------------------------------------------------- it refuses, writing nothing
@@ -132,12 +131,12 @@ refused refuses_a_taken_number "$nn-other"
 refused refuses_a_malformed_name Bad
 refused refuses_no_name ""
 refused refuses_a_name_that_is_a_keyword 97-double
-# A file of the new lab that exists already is never overwritten, and the
-# other files are not written either.
-echo keep >slides/97-kept.md
+# A lab's folder that exists already is never written into, even when it
+# holds only part of a lab.
+mkdir -p labs/97-kept/slides && echo keep >labs/97-kept/slides/deck.md
 refused refuses_to_overwrite 97-kept
-if [ "$(cat slides/97-kept.md)" != keep ]; then fail refuses_to_overwrite "slides/97-kept.md changed"; fi
-rm -f slides/97-kept.md
+if [ "$(cat labs/97-kept/slides/deck.md)" != keep ]; then fail refuses_to_overwrite "labs/97-kept/slides/deck.md changed"; fi
+rm -rf labs/97-kept
 refused refuses_outside_the_root 97-elsewhere labs
 
 # ------------------------------------------------ it builds and grades
@@ -174,7 +173,7 @@ fi
 
 # The GPU toolchain and the grader's source, symbol and object rules, with
 # nothing run (no GPU needed).
-./grade LAB=$nn SUBMISSION=solutions/$lab/$student BUILD_ONLY=1 >"$logs/gpu-build.log" 2>&1
+./grade LAB=$nn SUBMISSION=labs/$lab/solution/$student BUILD_ONLY=1 >"$logs/gpu-build.log" 2>&1
 code=$?
 if [ "$code" = 0 ] && grep -q '^build PASS' "$logs/gpu-build.log"; then
     pass reference_builds_for_gpu
@@ -193,12 +192,12 @@ fi
 # parts in the copy, on this lab: facts (the README's and the slides'
 # thresholds against the spec, the README's opening line) and the emulated
 # end-to-end cases (the reference passes work and right, the skeleton fails
-# work, each file of tests/wrong/ and tests/correct/ as its __stage says).
+# work, each file of its tests/wrong/ and tests/correct/ as its __stage says).
 TEST_PARTS="facts emu" TEST_LABS=$nn bash tests/run.sh >"$logs/suite.log" 2>&1
-cases=$(grep -E "^(PASS|FAIL|SKIP) [a-z-]+/(labs/|slides/)?$lab[/.]" build/test/results.txt 2>/dev/null)
+cases=$(grep -E "^(PASS|FAIL|SKIP) [a-z-]+/(labs/)?$lab[/.]" build/test/results.txt 2>/dev/null)
 sed 's/^\(PASS\|FAIL\|SKIP\) /\1 new-lab\//' <<<"$cases"
 failures=$((failures + $(grep -c '^FAIL ' <<<"$cases")))
-for want in "facts/labs/$lab/README.md" "facts/slides/$lab.md" "facts/labs/$lab/INSTRUCTOR.md" \
+for want in "facts/labs/$lab/README.md" "facts/labs/$lab/slides/deck.md" "facts/labs/$lab/INSTRUCTOR.md" \
     "facts/$lab/opening" "emu/$lab/solution" "emu/$lab/skeleton" "emu/$lab/wrong/" "emu/$lab/correct/"; do
     grep -qE "^(PASS|FAIL) ${want//./\\.}" <<<"$cases" ||
         fail "suite/$want" "make test's parts gave no verdict: $(tail_of "$logs/suite.log")"

@@ -51,7 +51,7 @@ unit_tests() {
     if ! $CC -std=c11 -O1 -Wall -Wextra -Werror -Wno-format-truncation -Igrader -Icommon \
         -Itests/unit tests/unit/*.c grader/compare.c grader/stats.c grader/isolate.c grader/gpu_lock.c grader/device.c \
         grader/text.c grader/judge.c grader/lab_spec.c grader/stages.c grader/requests.c grader/response.c grader/resources.c grader/symbols.c grader/gpu_clock.c grader/report.c grader/placement.c \
-        "$REGISTRY" labs/*/spec.c \
+        "$REGISTRY" labs/*/trusted/spec.c \
         -lm -pthread -o "$bin" 2>"$OUT/unit-build.log"; then
         fail unit/build "$(head -n 5 "$OUT/unit-build.log")"
         return
@@ -100,8 +100,8 @@ export -f compile_one
 compile_all() {
     mkdir -p "$OUT/compile"
     local files f
-    files=$(ls labs/*/*.cu solutions/*/*.cu tests/wrong/*/*.cu tests/correct/*/*.cu 2>/dev/null |
-            grep -v '/lab\.cu$' | while read -r f; do fixture_graded "$f" "$FIXTURES"; done)
+    files=$(ls labs/*/*.cu labs/*/solution/*.cu labs/*/tests/wrong/*.cu labs/*/tests/correct/*.cu 2>/dev/null |
+            while read -r f; do fixture_graded "$f" "$FIXTURES"; done)
     echo "$files" | OUT=$OUT NVCC=$NVCC SM=$SM xargs -P "$(nproc)" -I{} bash -c 'compile_one "$@"' _ {} |
         sort | tee -a "$RESULTS"
 }
@@ -138,7 +138,7 @@ gpu_lock_test() {
     # The probe waits for the lock (beside the build where a driver is
     # installed, so probe and build together are what cannot be shorter).
     CUDA_VISIBLE_DEVICES=lock-test ./grade LAB=01 STAGE=work \
-        SUBMISSION=solutions/01-vector-add/vector_add.cu >"$log" 2>&1
+        SUBMISSION=labs/01-vector-add/solution/vector_add.cu >"$log" 2>&1
     wait "$holder"
     before=$(sed -n 's/^time: probe \([0-9.]*\) s, build \([0-9.]*\) s.*/\1 \2/p' "$log")
     if grep -q '^work  PASS' "$log" && echo "$before" | awk '{ exit !($1 + $2 >= 1.2) }'; then
@@ -172,7 +172,7 @@ lab_names_agree() {
 # skeleton fails work.
 student_release_test() {
     local dest=$OUT/student-release sol untracked
-    sol=$(pwd)/solutions/01-vector-add/$(student_file_of 01)
+    sol=$(pwd)/labs/01-vector-add/solution/$(student_file_of 01)
     # The release is what git tracks: a new file not yet added would be
     # missing from it (and the grader there would not build).
     untracked=$(git ls-files --others --exclude-standard -- grader common labs Makefile grade 2>/dev/null |
@@ -187,8 +187,9 @@ student_release_test() {
         return
     fi
     local leaked
-    leaked=$(cd "$dest" && ls -d solutions tests templates .ci 2>/dev/null; grep -rl "LAB_LADDER = " . 2>/dev/null | head -n 3
-             grep -l '{\.answer}' slides/[0-9][0-9]-*.md 2>/dev/null)
+    leaked=$(cd "$dest" && ls -d labs/*/solution labs/*/tests tests templates .ci 2>/dev/null
+             grep -rl "LAB_LADDER = " . 2>/dev/null | head -n 3
+             grep -l '{\.answer}' labs/*/slides/deck.md 2>/dev/null)
     (cd "$dest" && ./grade LAB=01 STAGE=right SUBMISSION="$sol") >"$OUT/release-solution.log" 2>&1
     local sol_code=$?
     (cd "$dest" && ./grade LAB=01 STAGE=work) >"$OUT/release-skeleton.log" 2>&1
@@ -223,13 +224,13 @@ EOF
     cli_case grade_script_bad_argument 2 "arguments are VARIABLE=value" -- ./grade vector_add.cu
     cli_case make_help 0 "make grade LAB=01" -- make -s --no-print-directory help
     cli_case emulation_lacks_a_feature 3 "the CPU emulation does not support grid-wide synchronisation" -- \
-        ./grade LAB=04 EMU=1 STAGE=right SUBMISSION=tests/correct/04-reduction/cooperative_grid_sync__fast.cu
+        ./grade LAB=04 EMU=1 STAGE=right SUBMISSION=labs/04-reduction/tests/correct/cooperative_grid_sync__fast.cu
     # Six ./grade side by side right after a change to the grader: one make
     # at a time rebuilds it, and every grading passes.
     touch grader/report.c
     local i codes="" pids=() code first_bad=""
     for i in 1 2 3 4 5 6; do
-        ./grade LAB=01 EMU=1 STAGE=work SUBMISSION=solutions/01-vector-add/vector_add.cu \
+        ./grade LAB=01 EMU=1 STAGE=work SUBMISSION=labs/01-vector-add/solution/vector_add.cu \
             >"$OUT/cli-parallel-$i.log" 2>&1 &
         pids+=($!)
     done
@@ -246,7 +247,7 @@ EOF
     fi
     # Where the time went: a line for people, seconds per stage and part in the JSON.
     cli_case stage_times_reported 0 "^time: probe [0-9.]* s, build [0-9.]* s, work [0-9.]* s (run [0-9.]*), right [0-9.]* s (run [0-9.]*); total" -- \
-        ./grade LAB=01 EMU=1 STAGE=right SUBMISSION=solutions/01-vector-add/vector_add.cu RESULTS="$OUT/cli-times.json"
+        ./grade LAB=01 EMU=1 STAGE=right SUBMISSION=labs/01-vector-add/solution/vector_add.cu RESULTS="$OUT/cli-times.json"
     if grep -q '"name": "right".*"seconds": [0-9.]*[1-9][0-9.]*, "seconds_by_part": {"run": [0-9.]' "$OUT/cli-times.json" &&
        grep -q '"seconds": {"probe": [0-9.e-]*, "build": [0-9.]*[1-9]' "$OUT/cli-times.json"; then
         pass cli/stage_times_in_json
@@ -257,9 +258,9 @@ EOF
     cli_case submission_is_a_folder 2 "is a folder, not a .cu file" -- \
         "${GRADE[@]}" --lab 01 --submission "$bad"
     cli_case entry_point_missing 1 "does not define the entry point vector_add" -- \
-        ./grade LAB=01 EMU=1 STAGE=work SUBMISSION=tests/wrong/01-vector-add/nothing_but_a_comment__work.cu
+        ./grade LAB=01 EMU=1 STAGE=work SUBMISSION=labs/01-vector-add/tests/wrong/nothing_but_a_comment__work.cu
     cli_case entry_point_without_extern_c 1 'entry point without extern "C"' -- \
-        ./grade LAB=01 EMU=1 STAGE=work SUBMISSION=tests/wrong/01-vector-add/entry_point_without_extern_c__work.cu
+        ./grade LAB=01 EMU=1 STAGE=work SUBMISSION=labs/01-vector-add/tests/wrong/entry_point_without_extern_c__work.cu
     # A relative SUBMISSION is read from the folder ./grade was run in.
     cli_case grade_script_relative_path 2 "cannot read the submission $(cd "$bad" && pwd)/absent.cu" -- \
         bash -c 'cd "$1" && "$2/grade" LAB=01 SUBMISSION=absent.cu' _ "$bad" "$PWD"
@@ -280,16 +281,16 @@ EOF
         "${GRADE[@]}" --lab 01 --submission "$bad/defines_main.cu"
     # The allowlist reads the object nvcc built, GPU or not.
     cli_case forbidden_library_named 1 "from CUB: this lab forbids it" -- \
-        "${GRADE[@]}" --lab 04 --submission tests/wrong/04-reduction/calls_cub__work.cu
+        "${GRADE[@]}" --lab 04 --submission labs/04-reduction/tests/wrong/calls_cub__work.cu
     cli_case file_call_rejected 1 "calls fclose, which is not on the allowlist" -- \
-        "${GRADE[@]}" --lab 01 --submission tests/wrong/01-vector-add/reads_answers_from_a_file__work.cu
+        "${GRADE[@]}" --lab 01 --submission labs/01-vector-add/tests/wrong/reads_answers_from_a_file__work.cu
     # A hidden instructor seed changes the inputs, never what is printed.
     cli_case hidden_seed_reported_not_shown 0 "seed 24301$" -- \
         env CUDALAB_INSTRUCTOR_SEED=s3cret ./grade LAB=01 STAGE=work EMU=1 \
-        SUBMISSION=solutions/01-vector-add/vector_add.cu
+        SUBMISSION=labs/01-vector-add/solution/vector_add.cu
     cli_case hidden_seed_said_to_be_used 0 "inputs also drawn from the instructor's hidden seed" -- \
         env CUDALAB_INSTRUCTOR_SEED=s3cret ./grade LAB=01 STAGE=work EMU=1 \
-        SUBMISSION=solutions/01-vector-add/vector_add.cu
+        SUBMISSION=labs/01-vector-add/solution/vector_add.cu
     cli_case hidden_seed_file_must_exist 2 "cannot read the instructor seed file" -- \
         "${GRADE[@]}" --lab 01 --instructor-seed-file "$bad/absent.seed"
     cli_case mem_limit_must_be_a_number 2 "mem-limit-mb takes a positive number" -- \
@@ -307,12 +308,12 @@ EOF
     cli_case make_unknown_lab 2 "no lab called 'nope'" -- make --no-print-directory grade LAB=nope
     cli_case wrapper_keeps_exit_code 2 "STAGE must be" -- ./grade LAB=01 STAGE=quick
     cli_case emu_forced_stage_right 0 "right PASS .*\[emulated on the CPU\]" -- \
-        ./grade LAB=01 SUBMISSION=solutions/01-vector-add/vector_add.cu STAGE=right EMU=1
+        ./grade LAB=01 SUBMISSION=labs/01-vector-add/solution/vector_add.cu STAGE=right EMU=1
     cli_case emu_ladder_needs_gpu 3 "a ladder is timed, so it needs a GPU" -- \
         ./grade LAB=01 LADDER=1 EMU=1
     if [ "$HAVE_GPU" = 0 ]; then
         cli_case emulates_without_gpu_then_exit_3 3 "fast  skipped skipped: needs a GPU" -- \
-            ./grade LAB=01 SUBMISSION=solutions/01-vector-add/vector_add.cu
+            ./grade LAB=01 SUBMISSION=labs/01-vector-add/solution/vector_add.cu
         cli_case no_gpu_no_emulation_exit_3 3 "no usable GPU" -- \
             "${GRADE[@]}" --lab 01 --results "$OUT/cli-nogpu.json"
         if grep -q '"status": "skipped", "message": "skipped: needs a GPU"' "$OUT/cli-nogpu.json" 2>/dev/null; then
@@ -341,7 +342,7 @@ EOF
 # fail.
 fast_under_cpu_load() {
     local lab busy=() i
-    local race=tests/wrong/05-dot-product/blocking_memset_races_kernel__work.cu
+    local race=labs/05-dot-product/tests/wrong/blocking_memset_races_kernel__work.cu
     if [ "$HAVE_GPU" = 0 ]; then
         for lab in 05 06; do skip "cli/fast_passes_on_a_busy_cpu_$lab" "needs a GPU ($GPU_REASON)"; done
         for i in 1 2 3; do skip "cli/default_stream_race_caught_on_a_busy_cpu_$i" "needs a GPU ($GPU_REASON)"; done
@@ -353,7 +354,7 @@ fast_under_cpu_load() {
     done
     for lab in 05 06; do
         cli_case "fast_passes_on_a_busy_cpu_$lab" 0 "^fast  PASS" -- \
-            ./grade LAB=$lab STAGE=fast SUBMISSION="$(ls -d solutions/$lab-*)/$(student_file_of $lab)"
+            ./grade LAB=$lab STAGE=fast SUBMISSION="$(ls -d labs/$lab-*)/solution/$(student_file_of $lab)"
     done
     for i in 1 2 3; do
         cli_case "default_stream_race_caught_on_a_busy_cpu_$i" 1 "^work  FAIL" -- \
@@ -366,9 +367,9 @@ fast_under_cpu_load() {
 # ------------------------------------------- end to end: the case list
 # One line per submission to grade: NAME LAB FILE EXPECTED STAGE, where
 # EXPECTED is the statuses of work, right and fast on a GPU when graded up
-# to STAGE. A wrong submission tests/wrong/LAB/NAME__STAGE.cu must pass every
-# stage before STAGE and fail STAGE; a correct one tests/correct/LAB/
-# NAME__STAGE.cu must pass every stage up to STAGE.
+# to STAGE. A wrong submission labs/LAB/tests/wrong/NAME__STAGE.cu must pass
+# every stage before STAGE and fail STAGE; a correct one labs/LAB/tests/
+# correct/NAME__STAGE.cu must pass every stage up to STAGE.
 expected_failure() {
     case $1 in
     work) echo "fail skipped skipped" ;;
@@ -405,15 +406,15 @@ all_cases() {
         lab=$(basename "$dir")
         selected "$lab" || continue
         student=$(student_file_of "$lab")
-        echo "$lab/solution $lab solutions/$lab/$student pass_pass_pass fast"
+        echo "$lab/solution $lab labs/$lab/solution/$student pass_pass_pass fast"
         echo "$lab/skeleton $lab labs/$lab/$student fail_skipped_skipped fast"
-        for f in tests/wrong/"$lab"/*.cu; do
+        for f in labs/"$lab"/tests/wrong/*.cu; do
             [ -e "$f" ] || continue
             base=$(basename "$f" .cu)
             stage=${base##*__}
             echo "$lab/wrong/$base $lab $(fixture_graded "$f" "$FIXTURES") $(expected_failure "$stage" | tr ' ' _) fast"
         done
-        for f in tests/correct/"$lab"/*.cu; do
+        for f in labs/"$lab"/tests/correct/*.cu; do
             [ -e "$f" ] || continue
             base=$(basename "$f" .cu)
             stage=${base##*__}
@@ -506,7 +507,7 @@ e2e_tests() {
     for dir in labs/[0-9][0-9]-*/; do
         l=$(basename "$dir")
         selected "$l" || continue
-        [ -e "solutions/$l/ladder.cu" ] || continue
+        [ -e "labs/$l/solution/ladder.cu" ] || continue
         [ -z "${TEST_CASES:-}" ] || echo "$l/ladder" | grep -qE "$TEST_CASES" || continue
         ladders+=("$l")
     done
@@ -712,12 +713,12 @@ agreement_tests() {
 facts_tests() {
     local bin=$OUT/check_facts
     if ! $CC -std=c11 -O1 -Wall -Wextra -Werror -Wno-format-truncation -Igrader -Icommon \
-        tests/facts/check_facts.c grader/labs.c grader/lab_spec.c "$REGISTRY" labs/*/spec.c \
+        tests/facts/check_facts.c grader/labs.c grader/lab_spec.c "$REGISTRY" labs/*/trusted/spec.c \
         -lm -o "$bin" 2>"$OUT/facts-build.log"; then
         fail facts/build "$(head -n 5 "$OUT/facts-build.log")"
         return
     fi
-    "$bin" labs/[0-9][0-9]-*/README.md labs/[0-9][0-9]-*/INSTRUCTOR.md slides/[0-9][0-9]-*.md |
+    "$bin" labs/[0-9][0-9]-*/README.md labs/[0-9][0-9]-*/INSTRUCTOR.md labs/[0-9][0-9]-*/slides/deck.md |
         tee -a "$RESULTS"
     # Every lab README opens with its slides and the next lab, and the links
     # lead to files that exist.
@@ -726,7 +727,7 @@ facts_tests() {
         lab=$(basename "$dir")
         missing=""
         grep -q "\*\*You will learn\*\*" "$dir/README.md" || missing="$missing the 'You will learn' line"
-        grep -q "(../../slides/$lab.md)" "$dir/README.md" || missing="$missing a link to slides/$lab.md"
+        grep -q "(slides/deck.md)" "$dir/README.md" || missing="$missing a link to its deck, slides/deck.md"
         for link in $(grep -m1 '\*\*You will learn\*\*' "$dir/README.md" | grep -o '](\.\./[^)]*)' | sed 's/^](//; s/)$//'); do
             [ -e "$dir/$link" ] || missing="$missing a broken link $link"
         done
@@ -739,7 +740,7 @@ facts_tests() {
 
 # A lab's hints are tested: for the three every lab has (an output never
 # written, a wrong value, a changed input) and NaN or Inf in the wrong
-# place where the lab has that one, some file of tests/wrong/LAB says on a
+# place where the lab has that one, some file of labs/LAB/tests/wrong says on a
 # REPORT-SAYS line a part of that hint, which its report must then contain
 # (the emu and e2e parts check it). The other kinds are not all triggered
 # by a file yet.
@@ -754,7 +755,7 @@ hints_tests() {
             # make them a lesson (labs 01 and 06 use the engine's).
             [ "$kind" = special_values ] && [ -z "$hint" ] && continue
             said_by=""
-            for f in tests/wrong/"$lab"/*.cu; do
+            for f in labs/"$lab"/tests/wrong/*.cu; do
                 says=$(report_says "$f")
                 [ -n "$says" ] && [[ $hint == *"$says"* ]] && said_by=$f && break
             done
@@ -763,25 +764,25 @@ hints_tests() {
             elif [ -n "$said_by" ]; then
                 pass "facts/$lab/hint_${kind}_tested"
             else
-                fail "facts/$lab/hint_${kind}_tested" "no file of tests/wrong/$lab says 'REPORT-SAYS: <part of the hint>' for: ${hint:0:60}..."
+                fail "facts/$lab/hint_${kind}_tested" "no file of labs/$lab/tests/wrong says 'REPORT-SAYS: <part of the hint>' for: ${hint:0:60}..."
             fi
         done
     done
 }
 
 # Every lab asks 3 to 5 questions to answer before coding (the README's
-# "Predict, then measure"), and its solutions folder, which students do not
-# get, answers each of them (solutions/NN-name/predictions.md).
+# "Predict, then measure"), and its solution folder, which students do not
+# get, answers each of them (labs/NN-name/solution/predictions.md).
 predictions_tests() {
     local dir lab asked answered
     for dir in labs/[0-9][0-9]-*/; do
         lab=$(basename "$dir")
         asked=$(awk '/^## /{ on = ($0 == "## Predict, then measure") } on && /^[0-9]+\. /' "$dir/README.md" | wc -l)
-        answered=$(grep -c '^[0-9][0-9]*\. ' "solutions/$lab/predictions.md" 2>/dev/null)
+        answered=$(grep -c '^[0-9][0-9]*\. ' "$dir/solution/predictions.md" 2>/dev/null)
         if [ "$asked" -lt 3 ] || [ "$asked" -gt 5 ]; then
             fail "facts/$lab/predictions" "the README's 'Predict, then measure' asks $asked questions, not 3 to 5"
         elif [ "${answered:-0}" != "$asked" ]; then
-            fail "facts/$lab/predictions" "solutions/$lab/predictions.md answers ${answered:-0} of the README's $asked questions"
+            fail "facts/$lab/predictions" "labs/$lab/solution/predictions.md answers ${answered:-0} of the README's $asked questions"
         else
             pass "facts/$lab/predictions"
         fi
@@ -802,17 +803,17 @@ answers_tests() {
     mkdir -p "$decks"
     for dir in labs/[0-9][0-9]-*/; do
         lab=$(basename "$dir")
-        [ -d "solutions/$lab" ] || continue
+        [ -d "$dir/solution" ] || continue
         local texts=("${dir%/}/README.md")
-        if [ -e "slides/$lab.md" ]; then
-            mkdir -p "$decks/slides"
-            awk -v deck=student -f slides/version.awk "slides/$lab.md" >"$decks/slides/$lab.md"
-            texts+=("$decks/slides/$lab.md")
+        if [ -e "$dir/slides/deck.md" ]; then
+            mkdir -p "$decks/labs/$lab/slides"
+            awk -v deck=student -f slides/version.awk "$dir/slides/deck.md" >"$decks/labs/$lab/slides/deck.md"
+            texts+=("$decks/labs/$lab/slides/deck.md")
         fi
-        "$bin" "solutions/$lab" "$dir" "${texts[@]}" | sed "s|$decks/||" | tee -a "$RESULTS"
+        "$bin" "${dir%/}/solution" "${dir%/}:${dir%/}/trusted" "${texts[@]}" | sed "s|$decks/||" | tee -a "$RESULTS"
     done
-    awk -v deck=instructor -f slides/version.awk slides/03-transpose.md >"$decks/03-instructor.md"
-    if "$bin" solutions/03-transpose labs/03-transpose "$decks/03-instructor.md" |
+    awk -v deck=instructor -f slides/version.awk labs/03-transpose/slides/deck.md >"$decks/03-instructor.md"
+    if "$bin" labs/03-transpose/solution labs/03-transpose:labs/03-transpose/trusted "$decks/03-instructor.md" |
         grep -q "^FAIL .*transpose_tiled_conflicts"; then
         pass facts/answers/the_instructors_deck_keeps_the_answer
     else
@@ -824,8 +825,8 @@ slides_tests() {
     local dir lab json key
     for dir in labs/[0-9][0-9]-*/; do
         lab=$(basename "$dir")
-        if [ -e "slides/$lab.md" ]; then pass "slides/$lab/deck"; else fail "slides/$lab/deck" "no slides/$lab.md"; fi
-        json=slides/data/$lab.json
+        if [ -e "$dir/slides/deck.md" ]; then pass "slides/$lab/deck"; else fail "slides/$lab/deck" "no labs/$lab/slides/deck.md"; fi
+        json=$dir/slides/ladder.json
         local missing=""
         for key in device cuda_runtime date rungs; do
             grep -q "\"$key\": " "$json" 2>/dev/null || missing="$missing $key"
@@ -850,9 +851,13 @@ slides_tests() {
     done
     if command -v gnuplot >/dev/null; then
         local tmp=$OUT/charts
-        rm -rf "$tmp" && mkdir -p "$tmp" && cp -r slides/charts.sh slides/data "$tmp/"
-        if bash "$tmp/charts.sh" >"$OUT/charts.log" 2>&1 &&
-            [ "$(ls "$tmp"/charts/*-ladder.png 2>/dev/null | wc -l)" = "$(ls slides/data/*.json | wc -l)" ]; then
+        # On copies of the data, so the tree's charts stay as they are.
+        rm -rf "$tmp" && mkdir -p "$tmp"
+        for dir in labs/[0-9][0-9]-*/; do
+            mkdir -p "$tmp/$dir/slides" && cp "$dir/slides/ladder.json" "$tmp/$dir/slides/"
+        done
+        if bash slides/charts.sh "$tmp"/labs/*/slides/ladder.json >"$OUT/charts.log" 2>&1 &&
+            [ "$(ls "$tmp"/labs/*/slides/ladder.png 2>/dev/null | wc -l)" = "$(ls labs/*/slides/ladder.json | wc -l)" ]; then
             pass slides/charts_draw
         else
             fail slides/charts_draw "$(tail -n 3 "$OUT/charts.log" | tr '\n' ' ')"
@@ -863,8 +868,8 @@ slides_tests() {
     if command -v pandoc >/dev/null && command -v pdflatex >/dev/null; then
         for dir in labs/[0-9][0-9]-*/; do
             lab=$(basename "$dir")
-            [ -e "slides/$lab.md" ] || continue
-            if bash slides/build.sh "$OUT/slides" "$lab.md" >/dev/null 2>"$OUT/slides-$lab.err" &&
+            [ -e "$dir/slides/deck.md" ] || continue
+            if bash slides/build.sh "$OUT/slides" "$lab" >/dev/null 2>"$OUT/slides-$lab.err" &&
                 [ -s "$OUT/slides/$lab.pdf" ] && [ -s "$OUT/slides/$lab-instructor.pdf" ]; then
                 pass "slides/$lab/builds"
             else
@@ -895,7 +900,7 @@ fi
 # once, before the parts that compile or grade it.
 make_fixtures() {
     local f why
-    for f in tests/wrong/*/*.cu tests/correct/*/*.cu; do
+    for f in labs/*/tests/wrong/*.cu labs/*/tests/correct/*.cu; do
         fixture_builds_on_reference "$f" || continue
         if why=$(fixture_make "$f" "$FIXTURES"); then
             pass "fixtures/$f"
@@ -905,7 +910,7 @@ make_fixtures() {
     done
     # An edit that no longer changes the reference is an error, not the
     # reference graded under the fixture's name.
-    local stale=$OUT/fixture-test/wrong/01-vector-add/stale_edit__work.cu
+    local stale=$OUT/fixture-test/labs/01-vector-add/tests/wrong/stale_edit__work.cu
     mkdir -p "$(dirname "$stale")"
     printf '/* BUILDS-ON: the reference\n * EDIT: s/no such line in the reference/x/\n */\n' >"$stale"
     why=$(fixture_make "$stale" "$OUT/fixture-test/out")

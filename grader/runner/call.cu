@@ -138,7 +138,7 @@ static void release_hold(unsigned number)
  * cache through the flush: release those lines and the carve-out, and
  * clear any window left on the grader's stream. The emulation has no cache
  * but keeps both settings, so it resets them too: a call then finds what
- * it would find on a GPU (tests/correct/01-vector-add checks this). */
+ * it would find on a GPU (labs/01-vector-add/tests/correct checks this). */
 static void release_persisting_l2(cudaStream_t stream)
 {
     size_t carve_out = 0;

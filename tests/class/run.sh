@@ -368,9 +368,9 @@ merge_tests() {
 e2e_tests() {
     local s=$T/e2e/subs o=$T/e2e/out
     mkdir -p "$s/skeleton"
-    cp solutions/01-vector-add/vector_add.cu "$s/solution.cu"
+    cp labs/01-vector-add/solution/vector_add.cu "$s/solution.cu"
     cp labs/01-vector-add/vector_add.cu "$s/skeleton/"
-    cp tests/wrong/01-vector-add/wrong_operand__work.cu "$s/wrong_operand.cu"
+    cp labs/01-vector-add/tests/wrong/wrong_operand__work.cu "$s/wrong_operand.cu"
     make --no-print-directory class BUILD="$BUILD" LAB=01 SUBMISSIONS="$s" OUT="$o" JOBS=2 >"$T/e2e/run.log" 2>&1
     local code=$?
     check e2e/make_class "make class exited $code: $(tail -n 2 "$T/e2e/run.log" | tr '\n' ' ')" test "$code" = 0
@@ -396,7 +396,7 @@ e2e_tests() {
 autograder_tests() {
     local a=$T/ag
     mkdir -p "$a/clone/labs/01-vector-add" "$a/renamed" "$a/empty"
-    cp solutions/01-vector-add/vector_add.cu "$a/clone/labs/01-vector-add/"
+    cp labs/01-vector-add/solution/vector_add.cu "$a/clone/labs/01-vector-add/"
     cp labs/01-vector-add/README.md "$a/clone/labs/01-vector-add/"
     echo "// STUB pass" >"$a/renamed/vector_add (1).cu"
     echo "nothing here" >"$a/empty/notes.txt"

@@ -8,11 +8,11 @@
  *
  * Lines are compared with comments and blanks removed. A kernel's lines
  * that the student already has (any line of the lab's public .cu files:
- * the naive baseline in lab.cu, the skeleton) do not count, nor do short
+ * the skeleton, and the naive baseline in trusted/lab.cu) do not count, nor do short
  * lines (a brace, `__syncthreads();`): a kernel is an answer when at least
  * four of its own lines remain and a block holds half of them.
  *
- * usage: check_answers SOLUTIONS_DIR PUBLIC_DIR TEXT...
+ * usage: check_answers SOLUTION_DIR PUBLIC_DIR[:PUBLIC_DIR...] TEXT...
  * Prints PASS facts/answers/TEXT or FAIL facts/answers/TEXT: which kernel
  * and where; exit 1 on any FAIL.
  */
@@ -177,11 +177,12 @@ static int check_block(const char *text, int first_line, const lines *block)
 int main(int argc, char **argv)
 {
     if (argc < 4) {
-        fprintf(stderr, "usage: check_answers SOLUTIONS_DIR PUBLIC_DIR TEXT...\n");
+        fprintf(stderr, "usage: check_answers SOLUTION_DIR PUBLIC_DIR[:PUBLIC_DIR...] TEXT...\n");
         return 2;
     }
     lines public_lines = {0};
-    read_dir(argv[2], &public_lines, 0);
+    for (char *dirs = strdup(argv[2]), *dir = strtok(dirs, ":"); dir; dir = strtok(NULL, ":"))
+        read_dir(dir, &public_lines, 0);
     read_dir(argv[1], &public_lines, 1);
     int status = 0;
     for (int t = 3; t < argc; t++) {

@@ -41,9 +41,9 @@ static void ladder_file_is_read(void)
 static void the_labs_ladders_are_read(void)
 {
     ladder_times t;
-    CHECK(ladder_times_read("slides/data/07-matmul.json", &t) == 0);
+    CHECK(ladder_times_read("labs/07-matmul/slides/ladder.json", &t) == 0);
     CHECK(t.n == 6 && strcmp(t.rung[0].name, "v1_naive") == 0 && t.rung[0].ms > 1);
-    CHECK(ladder_times_read("slides/data/01-vector-add.json", &t) == 0 && t.n >= 3);
+    CHECK(ladder_times_read("labs/01-vector-add/slides/ladder.json", &t) == 0 && t.n >= 3);
 }
 
 /* Where the sample ladder places a call of ms on device; NULL when the

@@ -26,7 +26,7 @@ static void every_lab_has_its_files(void)
         char path[512];
         snprintf(path, sizeof path, "labs/%s/%s", s->id, s->student_file);
         CHECK(access(path, R_OK) == 0);
-        snprintf(path, sizeof path, "solutions/%s/%s", s->id, s->student_file);
+        snprintf(path, sizeof path, "labs/%s/solution/%s", s->id, s->student_file);
         CHECK(access(path, R_OK) == 0);
         snprintf(path, sizeof path, "labs/%s/README.md", s->id);
         CHECK(access(path, R_OK) == 0);

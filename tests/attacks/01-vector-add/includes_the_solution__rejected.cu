@@ -1,8 +1,8 @@
 // ATTACK: include the reference solution through common/ on the include path
-// (common/../solutions/...).
+// (common/../labs/NN-name/solution/...).
 // EXPECT: which is outside what a submission may include
 #define vector_add reference_vector_add
-#include "../solutions/01-vector-add/vector_add.cu"
+#include "../labs/01-vector-add/solution/vector_add.cu"
 #undef vector_add
 #include <cuda_runtime.h>
 
