@@ -2,9 +2,8 @@
 # tests/new_lab_test.sh - is a lab made by `make new-lab` born in the right
 # shape?
 #
-# In a copy of the tree (the tracked files, plus templates/ and the Makefile
-# as they are in the working tree), it runs `make new-lab
-# NAME=98-twice-plus-one`, builds everything, and checks the new lab with
+# In a copy of the working tree (what git tracks or would track), it runs
+# `make new-lab NAME=98-twice-plus-one`, builds everything, and checks the new lab with
 # make test's own facts and emulated end-to-end parts (TEST_LABS=98), so no
 # GPU is needed: the skeleton fails work with the grader's message, the reference
 # passes work and right, each file of its tests/wrong/ and tests/correct/
@@ -55,11 +54,11 @@ if [ -n "${NEW_LAB_KEEP:-}" ]; then
 else
     trap 'rm -rf "$tmp"' EXIT
 fi
-# Tracked files as they are in the working tree (one deleted meanwhile is
-# left out), then the new files that are not tracked yet.
-git ls-files -z | xargs -0 tar --ignore-failed-read -cf - 2>/dev/null | tar -xf - -C "$tmp"
-cp -R templates "$tmp/"
-cp Makefile "$tmp/Makefile"
+# The working tree's files that git tracks or would (tracked, and new ones
+# not ignored yet; one deleted meanwhile is left out), as they are now: the
+# copy is the tree under test even where the index lags behind it.
+git ls-files -z --cached --others --exclude-standard |
+    xargs -0 tar --ignore-failed-read -cf - 2>/dev/null | tar -xf - -C "$tmp"
 logs=$tmp/.new-lab-logs
 mkdir -p "$logs"
 cd "$tmp" || exit 1
@@ -151,7 +150,8 @@ fi
 if make all -j2 >"$logs/build.log" 2>&1; then
     pass build
 else
-    fail build "make all -j2: $(grep -m 3 -E 'error:|Error [0-9]' "$logs/build.log" | tr '\n' ' ' | cut -c1-400)"
+    why=$(grep -m 3 -E 'error:|Error [0-9]|No rule|Stop\.' "$logs/build.log" | tr '\n' ' ' | cut -c1-400)
+    fail build "make all -j2: ${why:-$(tail_of "$logs/build.log" 5)}"
     exit 1
 fi
 
