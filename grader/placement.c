@@ -1,6 +1,7 @@
 /* placement.c - see placement.h. */
 #include "placement.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,10 @@ static int vendor(const char *name)
     return !strncmp(name, "vendor_", 7) || !strncmp(name, "cub_", 4) || !strncmp(name, "thrust_", 7);
 }
 
+/* Two medians of one call on one GPU model differ by a few percent from
+ * run to run: a call this close to a rung's time is level with it. */
+#define LEVEL_MARGIN 0.05
+
 void ladder_place(const ladder_times *t, const char *device, double ms, char *out, size_t size)
 {
     if (strcmp(t->device, device)) {
@@ -56,17 +61,30 @@ void ladder_place(const ladder_times *t, const char *device, double ms, char *ou
                  device);
         return;
     }
-    /* The slowest rung at least as fast as the call, and the fastest rung
-     * slower than it; the next step is the slowest own rung faster than it. */
+    /* The rung closest in time, when it is within the margin. */
+    int level = -1;
+    for (int i = 0; i < t->n; i++) {
+        double off = fabs(t->rung[i].ms / ms - 1);
+        if (off <= LEVEL_MARGIN && (level < 0 || off < fabs(t->rung[level].ms / ms - 1))) level = i;
+    }
+    /* Else the slowest rung at least as fast as the call, and the fastest
+     * rung slower than it. The next step is the slowest own rung clearly
+     * faster than the call (and than the rung it is level with). */
+    double beat = level >= 0 ? fmin(ms, t->rung[level].ms) : ms;
     int below = -1, above = -1, next = -1;
     for (int i = 0; i < t->n; i++) {
         double r = t->rung[i].ms;
         if (r >= ms && (above < 0 || r < t->rung[above].ms)) above = i;
         if (r < ms && (below < 0 || r > t->rung[below].ms)) below = i;
-        if (r < ms && !vendor(t->rung[i].name) && (next < 0 || r > t->rung[next].ms)) next = i;
+        int clearly_faster = level >= 0 ? r * (1 + LEVEL_MARGIN) < beat : r < beat;
+        if (clearly_faster && !vendor(t->rung[i].name) && (next < 0 || r > t->rung[next].ms))
+            next = i;
     }
     int n = 0;
-    if (above < 0)
+    if (level >= 0)
+        n = snprintf(out, size, "level with %s (%.4f ms) on this GPU model", t->rung[level].name,
+                     t->rung[level].ms);
+    else if (above < 0)
         n = snprintf(out, size, "slower than every rung timed on this GPU model (the slowest, %s, "
                                 "%.4f ms)", t->rung[below].name, t->rung[below].ms);
     else if (below < 0)

@@ -78,6 +78,21 @@ static void a_vendor_library_is_a_mark_not_a_step(void)
     CHECK(strstr(line, "the next rung: v1_naive"));
 }
 
+/* Within a few percent of a rung, a call is level with it (medians differ
+ * that much from run to run), and the next rung is one clearly faster. */
+static void a_call_close_to_a_rung_is_level_with_it(void)
+{
+    const char *line = placed(H100, 15.9);
+    CHECK(line);
+    CHECK(strstr(line, "level with v2_shared_tiles (15.6000 ms)"));
+    CHECK(strstr(line, "the next rung: v5_double_buffered"));
+    line = placed(H100, 3.25); /* a little faster than v5: level, not past it */
+    CHECK(strstr(line, "level with v5_double_buffered (3.3400 ms)") && !strstr(line, "between"));
+    CHECK(!strstr(line, "next rung"));
+    line = placed(H100, 3.6); /* 8% slower: still below it */
+    CHECK(strstr(line, "between v2_shared_tiles") && strstr(line, "the next rung: v5_double_buffered"));
+}
+
 static void another_gpu_gets_no_placement(void)
 {
     const char *line = placed("NVIDIA A100-SXM4-40GB", 9.0);
@@ -91,6 +106,7 @@ const unit_test placement_tests[] = {
     TEST(the_labs_ladders_are_read),
     TEST(a_call_between_rungs_gets_the_next_one),
     TEST(a_vendor_library_is_a_mark_not_a_step),
+    TEST(a_call_close_to_a_rung_is_level_with_it),
     TEST(another_gpu_gets_no_placement),
 };
 const int placement_tests_count = sizeof placement_tests / sizeof placement_tests[0];
