@@ -54,7 +54,7 @@ GRADE_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(GRADE_SRCS)) $(patsubst %.c,$(OBJ)/%.o
 # What the runner is linked from, besides the submission.
 RUNNER_SRCS := $(wildcard grader/runner/*.cu)
 
-.PHONY: all grade ladder grade-command test bench-grader solutions clean check-lab help FORCE
+.PHONY: all grade ladder grade-command grader-command test bench-grader solutions clean check-lab help FORCE
 
 # The comment blocks that start with "#   make": the commands and their variables.
 help:
@@ -158,9 +158,14 @@ check-lab:
 	@if [ -z "$(LAB)" ]; then echo "make grade: which lab? e.g. make grade LAB=01 (labs: $(LABS))" >&2; exit 2; fi
 	@if [ -z "$(LAB_ID)" ]; then echo "make grade: no lab called '$(LAB)' (labs: $(LABS))" >&2; exit 2; fi
 
-GRADE_CMD = $(BUILD)/grade --lab $(LAB_ID) --root . --nvcc $(NVCC) --arch sm_$(SM) \
-	--include common --objects $(TRUSTED) --probe $(BUILD)/probe --stage $(STAGE) \
-	--emu $(EMU_BUILD) --emu-objects $(EMU_TRUSTED) $(if $(filter 1 yes,$(EMU)),--emulate) \
+# The grader with this checkout's paths, before any lab's arguments: the
+# start of every grade command. tests/run.sh asks for it (make
+# grader-command; with EMU=1, the command that emulates).
+GRADER   = $(BUILD)/grade --root . --nvcc $(NVCC) --arch sm_$(SM) --include common \
+	--objects $(TRUSTED) --probe $(BUILD)/probe
+EMU_ARGS = --emu $(EMU_BUILD) --emu-objects $(EMU_TRUSTED)
+
+GRADE_CMD = $(GRADER) $(EMU_ARGS) --lab $(LAB_ID) --stage $(STAGE) $(if $(filter 1 yes,$(EMU)),--emulate) \
 	$(if $(SUBMISSION),--submission '$(SUBMISSION)') $(if $(RESULTS),--results '$(RESULTS)') \
 	$(if $(SEED),--seed $(SEED)) $(if $(KEEP),--keep) $(if $(LADDER),--ladder) \
 	$(if $(BUILD_ONLY),--build-only)
@@ -180,6 +185,9 @@ ladder: check-lab $(LAB_DEPS)
 
 grade-command: check-lab $(LAB_DEPS)
 	@echo "$(GRADE_CMD)"
+
+grader-command:
+	@echo "$(GRADER)$(if $(filter 1 yes,$(EMU)), $(EMU_ARGS) --emulate)"
 
 solutions: all
 	@status=0; for lab in $(LABS); do \

@@ -31,13 +31,17 @@ pass() { say "PASS $1"; }
 fail() { say "FAIL $1: $2"; }
 skip() { say "SKIP $1: $2"; }
 
-# The grader with this build's paths; extra arguments follow.
-grade() {
-    "$BUILD/grade" --root . --nvcc "$NVCC" --arch "sm_$SM" --include common \
-        --objects "$TRUSTED" --probe "$BUILD/probe" "$@"
-}
-export -f grade
-export BUILD NVCC SM TRUSTED
+# The grader with this build's paths, as the Makefile writes it (make
+# grader-command), on the GPU or emulated; extra arguments follow.
+GRADER_CMD=$(make -s --no-print-directory grader-command BUILD="$BUILD" NVCC="$NVCC" SM="$SM") &&
+    EMULATED_CMD=$(make -s --no-print-directory grader-command BUILD="$BUILD" NVCC="$NVCC" SM="$SM" EMU=1) ||
+    { echo "make grader-command failed" >&2; exit 2; }
+# shellcheck disable=SC2086 # the commands' words, split as make wrote them
+grade() { $GRADER_CMD "$@"; }
+# shellcheck disable=SC2086
+grade_emulated() { $EMULATED_CMD "$@"; }
+export -f grade grade_emulated
+export BUILD NVCC SM TRUSTED GRADER_CMD EMULATED_CMD
 GRADE=(grade)
 
 # The file a student edits in lab $1, as the lab's spec names it.
@@ -545,7 +549,7 @@ e2e_tests() {
 # emu_grade JSON LAB FILE STAGE: grade in the CPU emulation, the report
 # beside JSON (.log). The caller sets CUDALAB_INSTRUCTOR_SEED.
 emu_grade() {
-    grade --emu "$BUILD/emu" --emu-objects "$BUILD/emu/trusted" --emulate \
+    grade_emulated \
         --lab "$2" --submission "$3" --stage "$4" --results "$1" >"${1%.json}.log" 2>&1
 }
 export -f emu_grade
@@ -629,7 +633,7 @@ attack_one() {
         else
             echo "FAIL attack/$lab/$name/gpu-build: exit $code, wanted 1 and '$expect': $(grep -E '^(work|build) ' "$log-gpu.log" | head -c 300)"
         fi
-        grade --emu "$BUILD/emu" --emu-objects "$BUILD/emu/trusted" --emulate --lab "$lab" \
+        grade_emulated --lab "$lab" \
             --submission "$file" --stage work --build-limits "$ATTACK_LIMITS" >"$log-emu.log" 2>&1
         code=$?
         if [ "$code" = 1 ] && grep -qE '^work  ERROR' "$log-emu.log"; then
