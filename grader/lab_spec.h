@@ -142,6 +142,11 @@ typedef struct lab_spec {
 
     int n_dims;
     const char *dim_names[LAB_MAX_DIMS];
+    /* The dims that are sizes (bit d for dims[d]): when a call comes back
+     * wrong, the grader halves them again and again to show the smallest
+     * case that still fails. Not a parameter such as a metric or a bin
+     * width. 0: no search. */
+    unsigned shrink_dims;
     int n_buffers;
     lab_buffer buffers[LAB_MAX_BUFFERS];
     const char *variant_names[8];

@@ -134,6 +134,7 @@ typedef struct {
     double limit_s;
     char req[512], rsp[512], log[512];
     double judged_s; /* iso_now_s() once its verdict was known */
+    int wrong_call;  /* the call that finished with a wrong answer, or -1 */
 } calls_run;
 
 /* Write the request for one run and start the runner on it (under
@@ -179,7 +180,7 @@ static int start_run(const grade_ctx *g, calls_run *r, iso_job *job, stage_resul
 
 /* Judge a finished run: every call, then how the runner and the sanitizer
  * ended. Returns 1 if all passed. */
-static int judge_run(const grade_ctx *g, const calls_run *r, const iso_result *ir,
+static int judge_run(const grade_ctx *g, calls_run *r, const iso_result *ir,
                      stage_result *st)
 {
     report_add_time(st, r->tool ? r->tool : "run", ir->wall_s);
@@ -194,6 +195,7 @@ static int judge_run(const grade_ctx *g, const calls_run *r, const iso_result *i
         const call_record *rec = &rsp.calls[i];
         if (rec->finished) {
             ok = judge_call(g, &r->calls[i], rec, r->strict, st);
+            if (!ok) r->wrong_call = i;
         } else if (rec->begun) {
             stopped_during(g, &r->calls[i], ir, &rsp, r->log, st);
             ok = 0;
@@ -254,6 +256,61 @@ static int run_all(const grade_ctx *g, calls_run *runs, int n, stage_result *con
     return passed;
 }
 
+/* The smallest failing case. A call that finished with a wrong answer is
+ * run again with its sizes (the lab's shrink_dims) halved, and halved
+ * again down to 1, same seed, variant and alignment, all in one more run of
+ * the runner; the smallest of those that is still wrong is shown under the
+ * failure, with its first wrong elements. Nothing is shown when none is
+ * (a bug that needs a large size), and the verdict is the same either way. */
+static void show_smallest_failure(const grade_ctx *g, const calls_run *failed, stage_result *st)
+{
+    const lab_spec *spec = g->spec;
+    if (!spec->shrink_dims || failed->wrong_call < 0) return;
+    proto_call smaller[LAB_MAX_CASES];
+    int n = 0;
+    proto_call c = failed->calls[failed->wrong_call];
+    for (int changed = 1; changed && n < LAB_MAX_CASES;) {
+        changed = 0;
+        for (int d = 0; d < spec->n_dims; d++)
+            if ((spec->shrink_dims & (1u << d)) && c.c.dims[d] > 1) {
+                c.c.dims[d] /= 2;
+                changed = 1;
+            }
+        if (changed) smaller[n++] = c;
+    }
+    if (n == 0) return;
+    calls_run r = {.tag = "smaller", .calls = smaller, .n = n, .strict = failed->strict,
+                   .limit_s = failed->limit_s < 10 ? failed->limit_s : 10, .wrong_call = -1};
+    stage_result scratch = {0};
+    iso_job job;
+    if (!start_run(g, &r, &job, &scratch)) return;
+    iso_wait(&job, 1, 0);
+    report_add_time(st, "smaller", job.result.wall_s);
+    response rsp;
+    response_read(r.rsp, spec, smaller, n, 0, &rsp);
+    for (int i = n - 1; i >= 0 && !rsp.malformed; i--) {
+        stage_result s = {0};
+        int wrong = rsp.calls[i].finished && !judge_call(g, &smaller[i], &rsp.calls[i], r.strict, &s);
+        if (wrong) {
+            sb_printf(&st->details, "smallest failing case found by halving the sizes: %s\n",
+                      s.summary);
+            /* Its first wrong elements: the lines before the tolerance and the hint. */
+            const char *line = sb_str(&s.details);
+            for (int shown = 0; *line && shown < 3; shown++) {
+                const char *end = strchr(line, '\n');
+                size_t len = end ? (size_t)(end - line) : strlen(line);
+                if (!strncmp(line, "tolerance:", 10) || !strncmp(line, "hint:", 5)) break;
+                sb_printf(&st->details, "    %.*s\n", (int)len, line);
+                line += len + (end ? 1 : 0);
+            }
+        }
+        sb_free(&s.details);
+        if (wrong) break;
+    }
+    response_free(&rsp);
+    sb_free(&scratch.details);
+}
+
 /* The lab's list for a stage, or its smaller one for the emulation. */
 static const lab_case_list *cases_for(const grade_ctx *g, const lab_case_list *gpu,
                                       const lab_case_list *emulated)
@@ -283,13 +340,14 @@ void stages_work_and_right(const grade_ctx *g, stage_result *work, stage_result 
     stage_result *judged_in[2 + 4];
     int n = 0;
     runs[n] = (calls_run){.tag = "work", .calls = work_calls, .n = work_cases->n,
-                          .limit_s = limit_or(spec->time_limit_s.work, 30)};
+                          .limit_s = limit_or(spec->time_limit_s.work, 30), .wrong_call = -1};
     judged_in[n++] = work;
     int sanitized = with_right && !g->emulated && g->sanitizer;
     strbuf tools = {0};
     if (with_right) {
         runs[n] = (calls_run){.tag = "right", .calls = right_calls, .n = right_cases->n,
-                              .strict = 1, .limit_s = limit_or(spec->time_limit_s.right, 60)};
+                              .strict = 1, .limit_s = limit_or(spec->time_limit_s.right, 60),
+                              .wrong_call = -1};
         judged_in[n++] = right;
     }
     unsigned wanted = spec->sanitizers | SAN_MEMCHECK;
@@ -298,11 +356,15 @@ void stages_work_and_right(const grade_ctx *g, stage_result *work, stage_result 
         calls_run *r = &runs[n];
         *r = (calls_run){.tag = "right", .tool = SANITIZER_TOOLS[t], .calls = sanitize_calls,
                          .n = spec->sanitize.n, .strict = 1,
-                         .limit_s = limit_or(spec->time_limit_s.sanitize, 600)};
+                         .limit_s = limit_or(spec->time_limit_s.sanitize, 600), .wrong_call = -1};
         judged_in[n++] = right;
         sb_printf(&tools, "%s%s", tools.len ? ", " : "", SANITIZER_TOOLS[t]);
     }
     int passed = run_all(g, runs, n, judged_in);
+    if (passed < n && !runs[passed].tool) {
+        show_smallest_failure(g, &runs[passed], judged_in[passed]);
+        runs[passed].judged_s = iso_now_s();
+    }
 
     if (passed >= 1) {
         work->status = ST_PASS;

@@ -40,6 +40,9 @@ static void every_lab_is_complete(void)
         CHECK(s->title && s->entry && s->signature && s->n_dims > 0 && s->n_buffers > 0);
         CHECK(s->buffer_count && s->generate && s->reference && s->tolerance.why);
         CHECK(s->tolerance.kind != TOL_BOUND || s->tolerance.terms);
+        /* The smallest-failing-case search halves sizes the lab has: one
+         * at least, none past the last dim. */
+        CHECK(s->shrink_dims != 0 && (s->shrink_dims >> s->n_dims) == 0);
         for (int b = 0; b < s->n_buffers; b++) {
             const lab_tolerance *t = s->buffers[b].tolerance;
             CHECK(!t || (s->buffers[b].role == BUF_OUTPUT && t->why));

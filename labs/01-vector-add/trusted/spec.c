@@ -84,6 +84,7 @@ const lab_spec LAB_01_VECTOR_ADD = {
                  "float *d_c, int n, cudaStream_t stream)",
     .n_dims = 1,
     .dim_names = {"n"},
+    .shrink_dims = 1u << 0,
     .n_buffers = 3,
     .buffers = {
         {"d_a", BUF_INPUT, ELEM_F32},

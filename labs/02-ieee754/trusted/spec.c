@@ -284,6 +284,7 @@ const lab_spec LAB_02_IEEE754 = {
                  "float *d_wave, int n, cudaStream_t stream)",
     .n_dims = 1,
     .dim_names = {"n"},
+    .shrink_dims = 1u << 0,
     .n_buffers = 8,
     .buffers = {
         {"d_a", BUF_INPUT, ELEM_F32, NULL},

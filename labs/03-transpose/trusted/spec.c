@@ -106,6 +106,7 @@ const lab_spec LAB_03_TRANSPOSE = {
                  "int cols, cudaStream_t stream)",
     .n_dims = 2,
     .dim_names = {"rows", "cols"},
+    .shrink_dims = 1u << 0 | 1u << 1,
     .n_buffers = 2,
     .buffers = {
         {"d_in", BUF_INPUT, ELEM_F32},

@@ -119,6 +119,7 @@ const lab_spec LAB_04_REDUCTION = {
                  "float *d_scratch, cudaStream_t stream)",
     .n_dims = 1,
     .dim_names = {"n"},
+    .shrink_dims = 1u << 0,
     .n_buffers = 3,
     .buffers = {
         {"d_in", BUF_INPUT, ELEM_F32},

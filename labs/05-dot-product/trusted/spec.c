@@ -132,6 +132,7 @@ const lab_spec LAB_05_DOT_PRODUCT = {
                  "float *d_result, cudaStream_t stream)",
     .n_dims = 1,
     .dim_names = {"n"},
+    .shrink_dims = 1u << 0,
     .n_buffers = 3,
     .buffers = {
         {"d_x", BUF_INPUT, ELEM_F32},

@@ -148,6 +148,7 @@ const lab_spec LAB_07_MATMUL = {
                  "int m, int n, int k, cudaStream_t stream)",
     .n_dims = 3,
     .dim_names = {"m", "n", "k"},
+    .shrink_dims = 1u << 0 | 1u << 1 | 1u << 2,
     .n_buffers = 3,
     .buffers = {
         {"d_a", BUF_INPUT, ELEM_F32},

@@ -204,6 +204,7 @@ const lab_spec LAB_08_DIVERGENCE = {
                  "int *d_q, int n, cudaStream_t stream)",
     .n_dims = 1,
     .dim_names = {"n"},
+    .shrink_dims = 1u << 0,
     .n_buffers = 4,
     .buffers = {
         {"d_x", BUF_INPUT, ELEM_F32, NULL},

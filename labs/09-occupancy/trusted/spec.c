@@ -249,6 +249,7 @@ const lab_spec LAB_09_OCCUPANCY = {
                  "int n, int k, int dim, int metric, float *d_out, cudaStream_t stream)",
     .n_dims = 4,
     .dim_names = {"n", "k", "dim", "metric"},
+    .shrink_dims = 1u << 0 | 1u << 1 | 1u << 2, /* not the metric */
     .n_buffers = 3,
     .buffers = {
         {"d_points", BUF_INPUT, ELEM_F32, NULL},

@@ -1,8 +1,11 @@
 /* WRONG ON PURPOSE: "k == 0: nothing to multiply, nothing to do". But C
  * = A B with k = 0 is the m x n zero matrix, and d_c holds garbage until
  * someone writes those zeros. The work sizes all have k > 0; the right
- * stage's 33 x 31 x 0 finds C never written.
- * Must first fail the right stage. */
+ * stage's 33 x 31 x 0 finds C never written, and halving m and n shows
+ * the smallest such case, one element.
+ * Must first fail the right stage.
+ * REPORT-SAYS: smallest failing case found by halving the sizes: d_c: 1 of 1 elements wrong at m=1, n=1, k=0
+ */
 #include <cuda_runtime.h>
 
 #define TILE 16

@@ -96,6 +96,7 @@ const lab_spec @SYMBOL@ = {
     .signature = "cudaError_t @ENTRY@(const float *d_x, float *d_y, int n, cudaStream_t stream)",
     .n_dims = 1,
     .dim_names = {"n"},
+    .shrink_dims = 1u << 0, /* TODO(author): every dim that is a size */
     .n_buffers = 2,
     .buffers = {
         {"d_x", BUF_INPUT, ELEM_F32},
