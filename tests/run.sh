@@ -33,15 +33,15 @@ skip() { say "SKIP $1: $2"; }
 
 # The grader with this build's paths, as the Makefile writes it (make
 # grader-command), on the GPU or emulated; extra arguments follow.
-GRADER_CMD=$(make -s --no-print-directory grader-command BUILD="$BUILD" NVCC="$NVCC" SM="$SM") &&
-    EMULATED_CMD=$(make -s --no-print-directory grader-command BUILD="$BUILD" NVCC="$NVCC" SM="$SM" EMU=1) ||
+TEST_GRADER_CMD=$(make -s --no-print-directory grader-command BUILD="$BUILD" NVCC="$NVCC" SM="$SM") &&
+    TEST_EMULATED_CMD=$(make -s --no-print-directory grader-command BUILD="$BUILD" NVCC="$NVCC" SM="$SM" EMU=1) ||
     { echo "make grader-command failed" >&2; exit 2; }
 # shellcheck disable=SC2086 # the commands' words, split as make wrote them
-grade() { $GRADER_CMD "$@"; }
+grade() { $TEST_GRADER_CMD "$@"; }
 # shellcheck disable=SC2086
-grade_emulated() { $EMULATED_CMD "$@"; }
+grade_emulated() { $TEST_EMULATED_CMD "$@"; }
 export -f grade grade_emulated
-export BUILD NVCC SM TRUSTED GRADER_CMD EMULATED_CMD
+export BUILD NVCC SM TRUSTED TEST_GRADER_CMD TEST_EMULATED_CMD
 GRADE=(grade)
 
 # The file a student edits in lab $1, as the lab's spec names it.
