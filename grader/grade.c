@@ -297,6 +297,14 @@ int main(int argc, char **argv)
         snprintf(default_submission, sizeof default_submission, "%s/labs/%s/%s", o.root,
                  g.spec->id, g.spec->student_file);
     g.submission = o.submission ? o.submission : default_submission;
+    if (o.ladder && !o.submission && access(default_submission, F_OK) != 0) {
+        fprintf(stderr,
+                "grade: this copy has no solution ladder (labs/%s/solution/ladder.cu; a student "
+                "release leaves the solutions out): the ladder as measured is in "
+                "labs/%s/slides/ladder.json and in the lab README's chart\n",
+                g.spec->id, g.spec->id);
+        return EXIT_USAGE;
+    }
     struct stat sub;
     if (access(g.submission, R_OK) != 0 || stat(g.submission, &sub) != 0) {
         fprintf(stderr, "grade: cannot read the submission %s\n", g.submission);

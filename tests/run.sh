@@ -201,12 +201,16 @@ student_release_test() {
     local sol_code=$?
     (cd "$dest" && ./grade LAB=01 STAGE=work) >"$OUT/release-skeleton.log" 2>&1
     local skel_code=$?
+    (cd "$dest" && ./grade LAB=01 LADDER=1) >"$OUT/release-ladder.log" 2>&1
+    local ladder_code=$?
     if [ -n "$leaked" ]; then
         fail cli/student_release "the release holds $leaked"
     elif [ "$sol_code" != 0 ] || ! grep -q '^right PASS' "$OUT/release-solution.log"; then
         fail cli/student_release "the reference did not pass right in the release (exit $sol_code): $(grep -E '^(work|right) ' "$OUT/release-solution.log" | tr '\n' ' ')"
     elif [ "$skel_code" != 1 ] || ! grep -q '^work  FAIL' "$OUT/release-skeleton.log"; then
         fail cli/student_release "the skeleton did not fail work in the release (exit $skel_code)"
+    elif [ "$ladder_code" != 2 ] || ! grep -q 'a student release leaves the solutions out' "$OUT/release-ladder.log"; then
+        fail cli/student_release "make ladder in the release did not say why it cannot run (exit $ladder_code): $(head -c 200 "$OUT/release-ladder.log")"
     else
         pass cli/student_release
     fi

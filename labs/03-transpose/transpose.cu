@@ -47,11 +47,12 @@ __global__ void transpose_kernel(const float *in, float *out, int rows, int cols
      *          be reached by every thread of the block, so never put it
      *          inside an if that only some threads enter.
      * TODO(4): write the transposed tile. The tile goes to output rows
-     *          c0 + ..., output columns r0 + ...; thread
-     *          (threadIdx.x, threadIdx.y) writes output row
-     *          c0 + threadIdx.y + k, column r0 + threadIdx.x, which is
-     *          tile[threadIdx.x][threadIdx.y + k]. The output has cols rows
-     *          and rows columns: guard with those bounds, not the input's. */
+     *          c0 + ..., output columns r0 + ... . Which output element does
+     *          thread (threadIdx.x, threadIdx.y) write, so that a warp's
+     *          writes are consecutive, and which tile element holds it?
+     *          Work it out for two neighbouring threads on paper first (the
+     *          README's tiled transpose). The output has cols rows and rows
+     *          columns: guard with those bounds, not the input's. */
     (void)tile;
     (void)in;
     (void)out;
@@ -79,9 +80,9 @@ extern "C" cudaError_t transpose(const float *d_in, float *d_out, int rows, int 
 
     /* TODO(6) (make it fast, once the right stage passes): reading a
      *         column of the tile (TODO(4)) makes all 32 threads of a warp
-     *         hit the same shared-memory bank, one after another. Give the
-     *         tile one extra column, tile[TILE][TILE + 1], and read the
-     *         README's section on banks to see why that is enough. */
+     *         hit the same shared-memory bank, one after another. The
+     *         README's section on banks says why; which change to the
+     *         tile's shape spreads a column over all 32 banks? */
     (void)d_in;
     (void)d_out;
     (void)rows;
