@@ -134,13 +134,14 @@ typedef struct {
     double limit_s;
     char req[512], rsp[512], log[512];
     double judged_s; /* iso_now_s() once its verdict was known */
-    int wrong_call;  /* the call that finished with a wrong answer, or -1 */
+    int wrong_call;  /* the call that finished with a wrong answer; -1 (start_run) when none */
 } calls_run;
 
 /* Write the request for one run and start the runner on it (under
  * compute-sanitizer's `tool` if given), without waiting. */
 static int start_run(const grade_ctx *g, calls_run *r, iso_job *job, stage_result *st)
 {
+    r->wrong_call = -1;
     /* right.req, right-memcheck.req, ... */
     const char *dash = r->tool ? "-" : "", *tool = r->tool ? r->tool : "";
     snprintf(r->req, sizeof r->req, "%s/%s%s%s.req", g->scratch, r->tag, dash, tool);
@@ -280,7 +281,7 @@ static void show_smallest_failure(const grade_ctx *g, const calls_run *failed, s
     }
     if (n == 0) return;
     calls_run r = {.tag = "smaller", .calls = smaller, .n = n, .strict = failed->strict,
-                   .limit_s = failed->limit_s < 10 ? failed->limit_s : 10, .wrong_call = -1};
+                   .limit_s = failed->limit_s < 10 ? failed->limit_s : 10};
     stage_result scratch = {0};
     iso_job job;
     if (!start_run(g, &r, &job, &scratch)) return;
@@ -340,14 +341,13 @@ void stages_work_and_right(const grade_ctx *g, stage_result *work, stage_result 
     stage_result *judged_in[2 + 4];
     int n = 0;
     runs[n] = (calls_run){.tag = "work", .calls = work_calls, .n = work_cases->n,
-                          .limit_s = limit_or(spec->time_limit_s.work, 30), .wrong_call = -1};
+                          .limit_s = limit_or(spec->time_limit_s.work, 30)};
     judged_in[n++] = work;
     int sanitized = with_right && !g->emulated && g->sanitizer;
     strbuf tools = {0};
     if (with_right) {
         runs[n] = (calls_run){.tag = "right", .calls = right_calls, .n = right_cases->n,
-                              .strict = 1, .limit_s = limit_or(spec->time_limit_s.right, 60),
-                              .wrong_call = -1};
+                              .strict = 1, .limit_s = limit_or(spec->time_limit_s.right, 60)};
         judged_in[n++] = right;
     }
     unsigned wanted = spec->sanitizers | SAN_MEMCHECK;
@@ -356,7 +356,7 @@ void stages_work_and_right(const grade_ctx *g, stage_result *work, stage_result 
         calls_run *r = &runs[n];
         *r = (calls_run){.tag = "right", .tool = SANITIZER_TOOLS[t], .calls = sanitize_calls,
                          .n = spec->sanitize.n, .strict = 1,
-                         .limit_s = limit_or(spec->time_limit_s.sanitize, 600), .wrong_call = -1};
+                         .limit_s = limit_or(spec->time_limit_s.sanitize, 600)};
         judged_in[n++] = right;
         sb_printf(&tools, "%s%s", tools.len ? ", " : "", SANITIZER_TOOLS[t]);
     }

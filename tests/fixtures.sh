@@ -22,6 +22,9 @@
 # fixture_builds_on_reference FILE: FILE says it builds on the reference.
 fixture_builds_on_reference() { grep -q 'BUILDS-ON: the reference' "$1"; }
 
+# fixture_lab FILE: the lab of a test file, .../labs/LAB/tests/KIND/NAME.cu.
+fixture_lab() { basename "${1%/tests/*}"; }
+
 # fixture_graded FILE DIR: the path of the file to grade for FILE
 # (labs/LAB/tests/KIND/NAME.cu): FILE itself, or for a file built on the
 # reference, DIR/KIND/LAB/NAME.cu.
@@ -30,7 +33,7 @@ fixture_graded() {
     if fixture_builds_on_reference "$file"; then
         local lab kind
         kind=$(basename "$(dirname "$file")")
-        lab=$(basename "$(dirname "$(dirname "$(dirname "$file")")")")
+        lab=$(fixture_lab "$file")
         echo "$dir/$kind/$lab/$(basename "$file")"
     else
         echo "$file"
@@ -43,7 +46,7 @@ fixture_make() {
     local file=$1 dir=$2 out lab info entry ref text new expr
     out=$(fixture_graded "$file" "$dir")
     [ "$out" = "$file" ] && return 0
-    lab=$(basename "$(dirname "$(dirname "$(dirname "$file")")")")
+    lab=$(fixture_lab "$file")
     info=$("$BUILD/grade" --lab "$lab" --lab-info) || { echo "no lab $lab"; return 1; }
     entry=$(echo "$info" | sed -n 's/^entry=//p')
     ref=labs/$lab/solution/$(echo "$info" | sed -n 's/^student_file=//p')
