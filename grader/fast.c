@@ -214,8 +214,27 @@ static int run_timing_child(const grade_ctx *g, fast_runner *r, response *rsp, i
     return 0;
 }
 
+/* The copy's median far below the memory's peak (fast_rules.h): the memory
+ * was shared with something nvidia-smi does not show. */
+static int copy_disturbed(const response *rsp, char *why, size_t size)
+{
+    const proto_timing *t = &rsp->timing;
+    if (!rsp->has_timing || t->n_rounds < 1) return 0;
+    for (int i = 0; i < t->n_items; i++) {
+        if (strcmp(t->item_names[i], "copy") != 0) continue;
+        double ms = stats_median(rsp->samples + (size_t)i * t->n_rounds, (size_t)t->n_rounds);
+        double rate = ms > 0 ? t->copy_bytes / (ms * 1e-3) : 0;
+        if (!fast_copy_disturbed(rate, t->peak_dram)) return 0;
+        snprintf(why, size, "a copy moved %.0f GB/s, %.0f%% of the memory's peak of %.0f GB/s",
+                 rate / 1e9, 100 * rate / t->peak_dram, t->peak_dram / 1e9);
+        return 1;
+    }
+    return 0;
+}
+
 /* Run the timing child with the GPU's clocks read before and after; when
- * the GPU was throttled or shared, once more, then give up with
+ * the GPU was throttled or shared (another process seen, or a copy far
+ * slower than the memory can go), once more, then give up with
  * "unreliable timing" (the stage is then neither passed nor failed). */
 static int timed_on_a_quiet_gpu(const grade_ctx *g, fast_runner *r, response *rsp,
                                 iso_result *ir, gpu_clock *before, gpu_clock *after,
@@ -230,7 +249,9 @@ static int timed_on_a_quiet_gpu(const grade_ctx *g, fast_runner *r, response *rs
                      g->scratch);
             return 0;
         }
-        if (!gpu_clock_disturbed(before, after, why, sizeof why)) return 1;
+        if (!gpu_clock_disturbed(before, after, why, sizeof why) &&
+            !copy_disturbed(rsp, why, sizeof why))
+            return 1;
     }
     response_free(rsp);
     char b[200], a[200];
@@ -427,7 +448,7 @@ void stage_fast(const grade_ctx *g, fast_runner *r, stage_result *st)
     iso_result ir;
     gpu_clock before, after;
     if (!timed_on_a_quiet_gpu(g, r, &rsp, &ir, &before, &after, st)) return;
-    if (response_malformed(&rsp, st) || sandbox_stopped(&rsp, st, "the timing")) {
+    if (response_malformed(&rsp, st) || sandbox_stopped(&rsp, &ir, st, "the timing")) {
         response_free(&rsp);
         return;
     }

@@ -26,7 +26,7 @@ extern "C" {
 
 enum {
     PROTO_MAGIC = 0x4c414231u, /* "LAB1" */
-    PROTO_VERSION = 4, /* 4: a timing may stop once decided; 3: timed calls checked */
+    PROTO_VERSION = 5, /* 5: samples sent as measured; 4: a timing may stop once decided */
     PROTO_NAME_LEN = 64
 };
 
@@ -124,7 +124,8 @@ typedef enum {
     REC_BEGIN = 1,  /* a call is about to run (written before the call) */
     REC_RESULT = 2, /* a call finished; outputs follow */
     REC_TIMING = 3, /* samples follow */
-    REC_FATAL = 4   /* the harness itself could not go on */
+    REC_FATAL = 4,  /* the harness itself could not go on */
+    REC_SAMPLE = 5  /* one timed sample, sent as soon as it was measured */
 } proto_rec_kind;
 
 typedef struct {
@@ -208,16 +209,35 @@ typedef struct {
     /* The device's peak FP32 rate: SMs x clock x 2 FLOP per FMA x FP32
      * lanes per SM, in FLOP/s; 0 when unknown. */
     double peak_flops;
+    /* The memory's theoretical bandwidth: memory clock x bus width x 2
+     * (double data rate), in bytes/s; 0 when unknown. */
+    double peak_dram;
 } proto_timing;
+
+/* REC_SAMPLE: one sample of a timing, written the moment it is measured
+ * (for the submission, once its outputs have been checked), before any
+ * graded code runs again. The REC_TIMING summary at the end must agree
+ * with these: graded code shares the runner's memory, and a sample it
+ * rewrote there after it was sent is caught (grader/SECURITY.md). */
+typedef struct {
+    int32_t item, round;
+    double ms, straggle_ms;
+    int32_t checked;        /* item 1 of MODE_TIMING: its outputs were checked */
+    int32_t wrong;          /* ... and some element was unwritten or disagreed */
+    int32_t inputs_changed; /* ... or the call changed its inputs */
+    int32_t pad;
+} proto_sample;
 
 typedef struct {
     char message[512];
 } proto_fatal;
 
 /* A fatal record written when the runner's sandbox stopped a system call
- * starts with LOCKDOWN_FATAL; reports drop the LOCKDOWN_TAG. */
+ * starts with LOCKDOWN_FATAL, and one for any other rule graded code broke
+ * inside the runner with LOCKDOWN_YOUR_CODE; reports drop the LOCKDOWN_TAG. */
 #define LOCKDOWN_TAG "sandbox: "
-#define LOCKDOWN_FATAL LOCKDOWN_TAG "your code made the system call "
+#define LOCKDOWN_YOUR_CODE LOCKDOWN_TAG "your code "
+#define LOCKDOWN_FATAL LOCKDOWN_YOUR_CODE "made the system call "
 
 #ifdef __cplusplus
 }

@@ -10,6 +10,7 @@
 
 #include "grade.h"
 #include "response.h"
+#include "stats.h"
 
 static int read_exact(FILE *f, void *dst, size_t n)
 {
@@ -36,8 +37,72 @@ static void mark_malformed(response *r, const char *why)
     r->malformed = 1;
 }
 
+static int a_time(double ms) { return ms >= 0 && ms < 1e9; }
+
+/* One sample sent as it was measured: for a timing that was asked for,
+ * once each. */
+static int read_sample(FILE *f, response *r)
+{
+    proto_sample s;
+    if (!read_exact(f, &s, sizeof s)) return 0;
+    if (r->max_rounds <= 0 || s.item < 0 || s.item >= PROTO_MAX_ITEMS || s.round < 0 ||
+        s.round >= r->max_rounds || !a_time(s.ms) || !a_time(s.straggle_ms)) {
+        mark_malformed(r, "a timing sample that is not one of the timing asked for");
+        return 0;
+    }
+    if (!r->streamed) {
+        size_t n = (size_t)PROTO_MAX_ITEMS * (size_t)r->max_rounds;
+        r->streamed = calloc(n, sizeof *r->streamed);
+        r->sent = calloc(n, 1);
+        if (!r->streamed || !r->sent) return 0;
+    }
+    size_t k = (size_t)s.item * (size_t)r->max_rounds + (size_t)s.round;
+    if (r->sent[k]) {
+        mark_malformed(r, "a timing sample sent twice");
+        return 0;
+    }
+    r->sent[k] = 1;
+    r->streamed[k] = s;
+    return 1;
+}
+
+/* The summary at the end of a timing against the samples sent while it
+ * ran (protocol.h, REC_SAMPLE): every sample the same, the check's counts
+ * the same, and each item's straggle the median of what was sent. */
+static int matches_what_was_sent(response *r)
+{
+    proto_timing *t = &r->timing;
+    const proto_timed_check *c = &t->check;
+    int checked = 0, wrong = 0, changed = 0, first_wrong = -1, first_changed = -1;
+    double *straggles = malloc(((size_t)t->n_rounds + 1) * sizeof *straggles);
+    if (!straggles) return 0;
+    int same = 1;
+    for (int i = 0; same && i < t->n_items; i++) {
+        for (int k = 0; same && k < t->n_rounds; k++) {
+            size_t at = (size_t)i * (size_t)r->max_rounds + (size_t)k;
+            const proto_sample *s = &r->streamed[at];
+            same = r->sent[at] && s->ms == r->samples[(size_t)i * t->n_rounds + k];
+            straggles[k] = s->straggle_ms;
+            if (!s->checked) continue;
+            checked++;
+            if (s->wrong && wrong++ == 0) first_wrong = k;
+            if (s->inputs_changed && changed++ == 0) first_changed = k;
+        }
+        if (same) t->straggle_ms[i] = stats_median(straggles, (size_t)t->n_rounds);
+    }
+    free(straggles);
+    /* A sample sent for a round or an item the summary leaves out. */
+    for (size_t at = 0; same && at < (size_t)PROTO_MAX_ITEMS * r->max_rounds; at++)
+        if (r->sent[at] && ((int)(at / r->max_rounds) >= t->n_items ||
+                            (int)(at % r->max_rounds) >= t->n_rounds))
+            same = 0;
+    return same && checked == c->rounds_checked && wrong == c->rounds_wrong &&
+           changed == c->rounds_inputs_changed && (wrong == 0 || first_wrong == c->first_wrong_round) &&
+           (changed == 0 || first_changed == c->first_changed_round);
+}
+
 /* The timing record and its samples: counts within what was asked, every
- * sample a finite time. */
+ * sample a finite time, and all of it what was sent as it was measured. */
 static int read_timing(FILE *f, const lab_spec *spec, const int64_t *dims, int max_rounds,
                        response *r)
 {
@@ -65,10 +130,14 @@ static int read_timing(FILE *f, const lab_spec *spec, const int64_t *dims, int m
     r->samples = malloc(n * sizeof(double) + 1);
     if (!r->samples || !read_exact(f, r->samples, n * sizeof(double))) return 0;
     for (size_t i = 0; i < n; i++)
-        if (!(r->samples[i] >= 0 && r->samples[i] < 1e9)) {
+        if (!a_time(r->samples[i])) {
             mark_malformed(r, "a timing sample that is not a time");
             return 0;
         }
+    if (n && (!r->streamed || !matches_what_was_sent(r))) {
+        mark_malformed(r, "a timing that differs from the samples sent as they were measured");
+        return 0;
+    }
     r->has_timing = 1;
     return 1;
 }
@@ -78,6 +147,7 @@ int response_read(const char *path, const lab_spec *spec, const proto_call *call
 {
     memset(r, 0, sizeof *r);
     r->n_calls = n_calls;
+    r->max_rounds = max_rounds;
     r->calls = calloc((size_t)n_calls + 1, sizeof *r->calls);
     FILE *f = fopen(path, "rb");
     if (!f) return 0; /* nothing was written: the runner died at once */
@@ -89,6 +159,10 @@ int response_read(const char *path, const lab_spec *spec, const proto_call *call
             r->has_fatal = read_exact(f, &r->fatal, sizeof r->fatal);
             TERMINATE(r->fatal.message);
             break;
+        }
+        if (h.kind == REC_SAMPLE) {
+            if (!read_sample(f, r)) break;
+            continue;
         }
         if (h.kind == REC_TIMING) {
             /* calls[0] is the timed call in both timing modes */
@@ -125,6 +199,8 @@ void response_free(response *r)
     for (int i = 0; i < r->n_calls; i++) free(r->calls[i].outputs);
     free(r->calls);
     free(r->samples);
+    free(r->streamed);
+    free(r->sent);
     memset(r, 0, sizeof *r);
 }
 

@@ -18,6 +18,11 @@ typedef struct {
     int has_timing;
     proto_timing timing;
     double *samples; /* timing.n_items x timing.n_rounds, item-major */
+    /* REC_SAMPLE records as they came, PROTO_MAX_ITEMS x max_rounds,
+     * item-major; sent[k] tells which arrived. */
+    proto_sample *streamed;
+    unsigned char *sent;
+    int max_rounds;
     int has_fatal;
     proto_fatal fatal;
     int malformed; /* a record no honest runner writes; see malformed_why */

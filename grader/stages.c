@@ -9,6 +9,7 @@
  * Each runs the runner in a child with a time limit.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,13 +84,26 @@ static int emulator_fault(const char *log, char *summary, size_t size, const cha
     return line != NULL;
 }
 
-int sandbox_stopped(const response *rsp, stage_result *st, const char *where)
+int sandbox_stopped(const response *rsp, const iso_result *ir, stage_result *st,
+                    const char *where)
 {
-    if (!rsp->has_fatal || strncmp(rsp->fatal.message, LOCKDOWN_FATAL, strlen(LOCKDOWN_FATAL)) != 0)
-        return 0;
+    int recorded = rsp->has_fatal && strncmp(rsp->fatal.message, LOCKDOWN_YOUR_CODE,
+                                             strlen(LOCKDOWN_YOUR_CODE)) == 0;
+    /* The sandbox's signal, while the code that made the call had blocked
+     * every signal (as starting a thread does): the kernel ends the process
+     * before the sandbox can say which call it was. */
+    int unnamed = !recorded && ir->signaled && ir->signal == SIGSYS;
+    if (!recorded && !unnamed) return 0;
     st->status = ST_FAIL;
-    snprintf(st->summary, sizeof st->summary, "stopped at %s: %s", where,
-             rsp->fatal.message + strlen(LOCKDOWN_TAG));
+    if (recorded)
+        snprintf(st->summary, sizeof st->summary, "stopped at %s: %s", where,
+                 rsp->fatal.message + strlen(LOCKDOWN_TAG));
+    else
+        snprintf(st->summary, sizeof st->summary,
+                 "stopped at %s: your code made a system call the grader's sandbox forbids "
+                 "(such as starting a thread), with signals blocked, so the sandbox could not "
+                 "name it: graded code may only compute",
+                 where);
     sb_printf(&st->details, "hint: the entry point launches kernels and may use the CUDA runtime, "
                             "the C math library, malloc/free, memcpy/memset and printf\n");
     return 1;
@@ -106,7 +120,7 @@ static void stopped_during(const grade_ctx *g, const proto_call *call,
     describe_call(g, call, where, sizeof where);
     iso_describe(ir, how, sizeof how);
     st->status = ST_FAIL;
-    if (sandbox_stopped(rsp, st, where)) {
+    if (sandbox_stopped(rsp, ir, st, where)) {
         /* the summary names the call */
     } else if (ir->timed_out) {
         snprintf(st->summary, sizeof st->summary, "%s at %s: a loop that never ends?",

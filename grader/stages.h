@@ -2,6 +2,7 @@
 #ifndef STAGES_H
 #define STAGES_H
 
+#include "isolate.h"
 #include "response.h"
 
 /* The work stage, and with with_right the right stage too, whose runs
@@ -10,9 +11,11 @@
  * until its verdict. */
 void stages_work_and_right(const grade_ctx *g, stage_result *work, stage_result *right,
                            int with_right);
-/* The runner's sandbox stopped a system call (rsp's fatal record says
- * which): fill the stage and return 1. */
-int sandbox_stopped(const response *rsp, stage_result *st, const char *where);
+/* The runner's sandbox stopped a system call or another rule (rsp's fatal
+ * record says which; a death by SIGSYS, which one it cannot say): fill the
+ * stage and return 1. */
+int sandbox_stopped(const response *rsp, const iso_result *ir, stage_result *st,
+                    const char *where);
 /* Hazards (errors and warnings) in a racecheck log's summary line. */
 long racecheck_hazards(const char *log);
 

@@ -32,12 +32,29 @@ static const char *const MATH_NAMES[] = {
     "remainder", "ldexp", "frexp", "nextafter", "hypot", "rint", "lrint", "nearbyint",
     "copysign", "modf", "fma", "ilogb", "logb", "scalbn", NULL};
 
+static const char HOST_CALLBACK[] =
+    "has the CUDA driver call host code later, on a thread outside the grader's sandbox";
+
 /* Runtime calls that are CUDA, but not for graded code. */
 static const struct { const char *name, *why; } CUDA_DENIED[] = {
     {"cudaDeviceReset", "resets the GPU the grader is using"},
     {"cudaThreadExit", "resets the GPU the grader is using"},
     {"cudaSetDevice", "chooses a GPU: use the current one"},
     {"cudaEventElapsedTime", "times itself: the grader does the timing"},
+    /* Host code the driver would call later, on a thread of its own, where
+     * the grader's fence does not reach (grader/runner/fence.cu). */
+    {"cudaLaunchHostFunc", HOST_CALLBACK},
+    {"cudaLaunchHostFunc_ptsz", HOST_CALLBACK},
+    {"cudaStreamAddCallback", HOST_CALLBACK},
+    {"cudaStreamAddCallback_ptsz", HOST_CALLBACK},
+    {"cudaGraphAddHostNode", HOST_CALLBACK},
+    {"cudaGraphHostNodeSetParams", HOST_CALLBACK},
+    {"cudaGraphExecHostNodeSetParams", HOST_CALLBACK},
+    {"cudaGraphAddNode", HOST_CALLBACK},
+    {"cudaGraphAddNode_v2", HOST_CALLBACK},
+    {"cudaGraphNodeSetParams", HOST_CALLBACK},
+    {"cudaGraphExecNodeSetParams", HOST_CALLBACK},
+    {"cudaUserObjectCreate", HOST_CALLBACK},
     {NULL, NULL}};
 
 /* Named here only for a clearer message than "not on the allowlist". */

@@ -76,7 +76,7 @@ unit_tests() {
 sandbox_tests() {
     local bin=$OUT/probe_sandbox
     if ! g++ -std=c++17 -O1 -Wno-attributes -Icommon/emu/include -include common/emu/cuda_emu.h \
-        -Igrader -Icommon -x c++ grader/runner/lockdown.cu -x c++ tests/sandbox/probe_sandbox.cpp \
+        -Igrader -Icommon -x c++ grader/runner/lockdown.cu grader/runner/fence.cu -x c++ tests/sandbox/probe_sandbox.cpp \
         -lpthread -o "$bin" >"$OUT/sandbox-build.log" 2>&1; then
         fail sandbox/build "$(head -n 5 "$OUT/sandbox-build.log")"
         return

@@ -25,6 +25,13 @@ void call_env_open(call_env *env, cudaStream_t stream)
 {
     memset(env, 0, sizeof *env);
     env->stream = stream;
+#ifndef CUDA_EMU
+    /* The driver starts its thread for host functions on the first one
+     * (call.cu's hold is one): start it now, before the fence (fence.cu)
+     * forbids new threads. */
+    RUNNER_CHECK(cudaLaunchHostFunc(stream, [](void *) {}, NULL));
+    RUNNER_CHECK(cudaStreamSynchronize(stream));
+#endif
     RUNNER_CHECK(cudaEventCreate(&env->start));
     RUNNER_CHECK(cudaEventCreate(&env->stop));
     RUNNER_CHECK(cudaDeviceGetAttribute(&env->l2_bytes, cudaDevAttrL2CacheSize, 0));
@@ -174,8 +181,8 @@ static void restore_device_settings(const call_env *env)
     }
 }
 
-void call_prepared(call_env *env, const buffer_set *poison, lab_call_fn fn,
-                   void *const *ptr, const int64_t *dims, call_outcome *out)
+static void prepared_on_fence(call_env *env, const buffer_set *poison, lab_call_fn fn,
+                              void *const *ptr, const int64_t *dims, call_outcome *out)
 {
     memset(out, 0, sizeof *out);
     RUNNER_CHECK(cudaDeviceSynchronize());
@@ -206,6 +213,51 @@ void call_prepared(call_env *env, const buffer_set *poison, lab_call_fn fn,
     if (stop != cudaSuccess || out->sync != cudaSuccess || out->device != cudaSuccess ||
         cudaEventElapsedTime(&out->ms, env->start, env->stop) != cudaSuccess)
         out->ms = -1;
+}
+
+typedef struct {
+    call_env *env;
+    const buffer_set *poison;
+    lab_call_fn fn;
+    void *const *ptr;
+    const int64_t *dims;
+    call_outcome *out;
+} prepared_job;
+
+static void run_prepared(void *arg)
+{
+    prepared_job *j = (prepared_job *)arg;
+    prepared_on_fence(j->env, j->poison, j->fn, j->ptr, j->dims, j->out);
+}
+
+/* The C library's stdout and stderr as the runner found them: the CUDA
+ * driver writes a kernel's printf through stdout, on whichever thread
+ * synchronises, so a descriptor swapped in there would reach the
+ * runner's. */
+static FILE *const *const STD_STREAMS[] = {&stdout, &stderr};
+static FILE *std_found[2];
+
+static void check_std_streams(void)
+{
+    for (int i = 0; i < 2; i++) {
+        if (!std_found[i]) std_found[i] = *STD_STREAMS[i];
+        if (*STD_STREAMS[i] != std_found[i] || fileno(std_found[i]) != i + 1)
+            rsp_fatal_code(RUNNER_EXIT_SANDBOX,
+                           LOCKDOWN_YOUR_CODE "changed the C library's stdout or stderr, "
+                                              "which the grader's own output goes through: "
+                                              "graded code may only compute");
+    }
+}
+
+void call_prepared(call_env *env, const buffer_set *poison, lab_call_fn fn,
+                   void *const *ptr, const int64_t *dims, call_outcome *out)
+{
+    check_std_streams();
+    prepared_job job = {env, poison, fn, ptr, dims, out};
+    char message[sizeof(proto_fatal)];
+    int failed = fence_run(run_prepared, &job, message, sizeof message);
+    if (failed) rsp_fatal_code(failed, message);
+    check_std_streams();
 }
 
 static void name_error(char *dst, cudaError_t e)

@@ -17,7 +17,12 @@
  *
  * Everything else (memory, ioctl on the GPU's device files, futexes,
  * clocks, writing to descriptors already open) stays allowed: the driver
- * needs it. grader/SECURITY.md says what this stops and what it cannot.
+ * needs it.
+ *
+ * The thread that runs graded code (fence.cu) adds a second filter of its
+ * own, lockdown_fence: no touching the response file, no threads, no
+ * signal handlers, no new filters. grader/SECURITY.md says what this stops
+ * and what it cannot.
  */
 #include <errno.h>
 #include <linux/audit.h>
@@ -33,6 +38,10 @@
 #include <unistd.h>
 
 #include "runner.h"
+
+#ifndef PR_SET_SECCOMP
+#define PR_SET_SECCOMP 22
+#endif
 
 #if defined(__x86_64__)
 #define LOCKDOWN_ARCH AUDIT_ARCH_X86_64
@@ -109,17 +118,55 @@ static const denied_call STOPPED_SOMETIMES[] = {
     {__NR_prlimit64, "prlimit64", SYSTEM},
 };
 
+/* The fence: stopped on the thread that runs graded code, whatever the
+ * arguments. */
+static const char FILE_WHY[] = "touches the grader's response file (only the grader writes there)";
+static const denied_call FENCED[] = {
+    {__NR_clone, "clone", "starts a thread: graded code runs on the one thread the grader gives it"},
+    {__NR_rt_sigaction, "rt_sigaction", "installs a signal handler, which could run on the grader's thread"},
+    {__NR_seccomp, "seccomp", "changes the sandbox"},
+    {__NR_prctl, "prctl(PR_SET_SECCOMP)", "changes the sandbox"},
+#ifdef __NR_close_range
+    {__NR_close_range, "close_range", "closes the grader's files"},
+#endif
+};
+
+/* ... and when the argument at `arg` is the response file's descriptor. */
+typedef struct {
+    long nr;
+    const char *name;
+    int arg;
+} fd_call;
+#define FD_CALL(call, arg) {__NR_##call, #call, arg}
+static const fd_call FENCED_FD[] = {
+    FD_CALL(write, 0), FD_CALL(pwrite64, 0), FD_CALL(writev, 0), FD_CALL(pwritev, 0),
+#ifdef __NR_pwritev2
+    FD_CALL(pwritev2, 0),
+#endif
+    FD_CALL(lseek, 0), FD_CALL(close, 0), FD_CALL(fcntl, 0), FD_CALL(ftruncate, 0),
+    FD_CALL(fallocate, 0), FD_CALL(fsync, 0), FD_CALL(fdatasync, 0), FD_CALL(flock, 0),
+    FD_CALL(ioctl, 0), FD_CALL(sendfile, 0), FD_CALL(dup, 0), FD_CALL(dup3, 0), FD_CALL(dup3, 1),
+#ifdef __NR_dup2
+    FD_CALL(dup2, 0), FD_CALL(dup2, 1),
+#endif
+    FD_CALL(splice, 2), FD_CALL(tee, 1), FD_CALL(copy_file_range, 2), FD_CALL(mmap, 4),
+};
+
 enum {
     N_STOPPED = sizeof STOPPED / sizeof *STOPPED,
     N_SOMETIMES = sizeof STOPPED_SOMETIMES / sizeof *STOPPED_SOMETIMES,
-    N_REFUSED = sizeof REFUSED / sizeof *REFUSED
+    N_REFUSED = sizeof REFUSED / sizeof *REFUSED,
+    N_FENCED = sizeof FENCED / sizeof *FENCED,
+    N_FENCED_FD = sizeof FENCED_FD / sizeof *FENCED_FD
 };
 
 static int response_fd = -1;
 
 /* Async-signal-safe enough for a process about to end: one record, then
- * _exit. The handler cannot be replaced (rt_sigaction on SIGSYS is itself
- * stopped) and the filter cannot be lifted. */
+ * _exit; on the fenced thread, which may not write it, the message goes to
+ * the runner's thread (fence_fail). The handler cannot be replaced
+ * (rt_sigaction on SIGSYS is itself stopped) and the filter cannot be
+ * lifted. */
 static void on_denied_call(int, siginfo_t *info, void *)
 {
     denied_call call = {info->si_syscall, "a forbidden call", "is outside what graded code may do"};
@@ -127,6 +174,12 @@ static void on_denied_call(int, siginfo_t *info, void *)
         if (STOPPED[i].nr == call.nr) call = STOPPED[i];
     for (int i = 0; i < N_SOMETIMES; i++)
         if (STOPPED_SOMETIMES[i].nr == call.nr) call = STOPPED_SOMETIMES[i];
+    if (fence_here()) {
+        for (int i = 0; i < N_FENCED_FD; i++)
+            if (FENCED_FD[i].nr == call.nr) call = {call.nr, FENCED_FD[i].name, FILE_WHY};
+        for (int i = 0; i < N_FENCED; i++)
+            if (FENCED[i].nr == call.nr) call = FENCED[i];
+    }
     struct {
         proto_rec_head head;
         proto_fatal fatal;
@@ -138,6 +191,7 @@ static void on_denied_call(int, siginfo_t *info, void *)
     snprintf(rec.fatal.message, sizeof rec.fatal.message,
              "%s%s (system call %ld), which %s: graded code may only compute", LOCKDOWN_FATAL,
              call.name, call.nr, call.why);
+    if (fence_here()) fence_fail(RUNNER_EXIT_SANDBOX, rec.fatal.message);
     if (response_fd >= 0) {
         ssize_t unused = write(response_fd, &rec, sizeof rec);
         (void)unused;
@@ -193,13 +247,54 @@ static void only_self(program *p, long nr, unsigned pid)
     load(p, AT_NR);
 }
 
-const char *lockdown(FILE *response)
+/* if (nr == A && (unsigned)arg == value) trap; -- the low word only: the
+ * kernel reads an int descriptor from it and ignores the rest. */
+static void trap_if_arg(program *p, long nr, int arg, unsigned value)
+{
+    op(p, BPF_JMP | BPF_JEQ | BPF_K, (unsigned)nr, 0, 3);
+    load(p, (unsigned)(AT_ARG0 + arg * sizeof(__u64)) + LOW);
+    op(p, BPF_JMP | BPF_JEQ | BPF_K, value, 0, 1);
+    ret(p, TRAP);
+    load(p, AT_NR);
+}
+
+static const char *install(program *p)
+{
+    if (p->n > (int)(sizeof p->f / sizeof *p->f)) return "the filter is too long";
+    struct sock_fprog prog = {(unsigned short)p->n, p->f};
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return strerror(errno);
+    if (syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) != 0 &&
+        prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0)
+        return strerror(errno);
+    return NULL;
+}
+
+const char *lockdown_fence(void)
+{
+#ifndef LOCKDOWN_ARCH
+    return "this processor is not one the sandbox knows (x86-64, arm64)";
+#else
+    if (response_fd < 0) return "the sandbox is not closed yet";
+    static program p;
+    p.n = 0;
+    load(&p, AT_NR);
+    for (int i = 0; i < N_FENCED_FD; i++)
+        trap_if_arg(&p, FENCED_FD[i].nr, FENCED_FD[i].arg, (unsigned)response_fd);
+    trap_if_arg(&p, __NR_prctl, 0, PR_SET_SECCOMP);
+    for (int i = 0; i < N_FENCED; i++)
+        if (FENCED[i].nr != __NR_prctl) if_eq_ret(&p, (unsigned)FENCED[i].nr, TRAP);
+    ret(&p, ALLOW);
+    return install(&p);
+#endif
+}
+
+const char *lockdown(int response)
 {
 #ifndef LOCKDOWN_ARCH
     (void)response;
     return "this processor is not one the sandbox knows (x86-64, arm64)";
 #else
-    response_fd = fileno(response);
+    response_fd = response;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = on_denied_call;
@@ -250,13 +345,6 @@ const char *lockdown(FILE *response)
     ret(&p, TRAP);
     ret(&p, ALLOW);
     ret(&p, ALLOW);
-    if (p.n > (int)(sizeof p.f / sizeof *p.f)) return "the filter is too long";
-
-    struct sock_fprog prog = {(unsigned short)p.n, p.f};
-    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return strerror(errno);
-    if (syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) != 0 &&
-        prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0)
-        return strerror(errno);
-    return NULL;
+    return install(&p);
 #endif
 }

@@ -5,6 +5,7 @@
  * keeps in a log; the verdict never depends on it.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,30 +16,45 @@
 /* Defined only when the runner is linked with a solution ladder. */
 extern "C" const lab_ladder LAB_LADDER __attribute__((weak));
 
-static FILE *rsp_file;
+/* Raw descriptors, not stdio: a FILE's buffer and descriptor sit in
+ * memory graded code can reach, and the C library flushes them on its own. */
+static int rsp_fd = -1;
 
 void rsp_open(const char *path)
 {
-    rsp_file = fopen(path, "wb");
-    if (!rsp_file) {
+    rsp_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (rsp_fd < 0) {
         perror(path);
-        exit(70);
+        _exit(70);
     }
+}
+
+static int write_all(const void *data, size_t bytes)
+{
+    const char *p = (const char *)data;
+    while (bytes) {
+        ssize_t n = write(rsp_fd, p, bytes);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return 0;
+        p += n;
+        bytes -= (size_t)n;
+    }
+    return 1;
 }
 
 void rsp_write(proto_rec_kind kind, int call_index, const void *payload,
                size_t bytes, const void *extra, size_t extra_bytes)
 {
     proto_rec_head h = {PROTO_MAGIC, (int32_t)kind, call_index, 0};
-    int ok = fwrite(&h, sizeof h, 1, rsp_file) == 1 &&
-             (!bytes || fwrite(payload, bytes, 1, rsp_file) == 1) &&
-             (!extra_bytes || fwrite(extra, extra_bytes, 1, rsp_file) == 1) &&
-             fflush(rsp_file) == 0;
-    if (!ok) {
+    if (!write_all(&h, sizeof h) || !write_all(payload, bytes) || !write_all(extra, extra_bytes)) {
         perror("runner: writing the response");
-        exit(70);
+        _exit(70);
     }
 }
+
+/* Ends the run at once: no exit handler runs (graded code may have
+ * registered one with atexit), and nothing is left buffered. */
+[[noreturn]] static void end_run(int code) { _exit(code); }
 
 void rsp_fatal(const char *fmt, ...)
 {
@@ -48,9 +64,20 @@ void rsp_fatal(const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(f.message, sizeof f.message, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "runner: %s\n", f.message);
+    if (fence_here()) fence_fail(RUNNER_EXIT_FATAL, f.message);
+    dprintf(STDERR_FILENO, "runner: %s\n", f.message);
     rsp_write(REC_FATAL, -1, &f, sizeof f, NULL, 0);
-    exit(71);
+    end_run(RUNNER_EXIT_FATAL);
+}
+
+void rsp_fatal_code(int code, const char *message)
+{
+    proto_fatal f;
+    memset(&f, 0, sizeof f);
+    snprintf(f.message, sizeof f.message, "%s", message);
+    dprintf(STDERR_FILENO, "runner: %s\n", f.message);
+    rsp_write(REC_FATAL, -1, &f, sizeof f, NULL, 0);
+    end_run(code);
 }
 
 static void read_request(const char *path, proto_request *req,
@@ -79,6 +106,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s REQUEST RESPONSE (run by the grader)\n", argv[0]);
         return 64;
     }
+    /* What graded code prints reaches the log at once: the run ends with
+     * _exit, which flushes nothing. */
+    setvbuf(stdout, NULL, _IONBF, 0);
     rsp_open(argv[2]);
     proto_request req;
     proto_call *calls;
@@ -113,7 +143,8 @@ int main(int argc, char **argv)
      * context, its helper threads, the response file): close the sandbox
      * before the first student instruction runs. */
     RUNNER_CHECK(cudaDeviceSynchronize());
-    const char *why = lockdown(rsp_file);
+    const char *why = lockdown(rsp_fd);
+    if (!why) why = fence_open();
     if (why) rsp_fatal("the grader's sandbox could not be closed: %s", why);
 
     if (req.mode == MODE_TIMING || req.mode == MODE_LADDER) {
@@ -135,6 +166,5 @@ int main(int argc, char **argv)
     }
     call_env_close(&env);
     free(calls);
-    fclose(rsp_file);
-    return 0;
+    end_run(0);
 }

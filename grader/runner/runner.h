@@ -35,11 +35,14 @@ typedef struct {
     void *ptr[LAB_MAX_BUFFERS]; /* what the entry point receives */
 } buffer_set;
 
-/* Response records: each is flushed at once so a crash loses nothing. */
+/* Response records: each is written at once, with one system call of the
+ * runner's thread, so a crash loses nothing. */
 void rsp_open(const char *path);
 void rsp_write(proto_rec_kind kind, int call_index, const void *payload,
                size_t bytes, const void *extra, size_t extra_bytes);
 [[noreturn]] void rsp_fatal(const char *fmt, ...);
+/* A fatal record with this message, then exit with this code. */
+[[noreturn]] void rsp_fatal_code(int code, const char *message);
 
 /* Abort the run through REC_FATAL when the harness's own call fails. */
 #define RUNNER_CHECK(call)                                                    \
@@ -54,9 +57,21 @@ void rsp_write(proto_rec_kind kind, int call_index, const void *payload,
 /* lockdown.cu: close the sandbox around this process (seccomp) once CUDA
  * is up and before any student code runs. A call the sandbox stops ends
  * the run with a REC_FATAL whose message starts with LOCKDOWN_FATAL and
- * exit code RUNNER_EXIT_SANDBOX. Returns NULL, or why it could not. */
-const char *lockdown(FILE *response);
-enum { RUNNER_EXIT_SANDBOX = 72 };
+ * exit code RUNNER_EXIT_SANDBOX. Returns NULL, or why it could not.
+ * lockdown_fence: the fenced thread's own, stricter filter (fence.cu). */
+const char *lockdown(int response_fd);
+const char *lockdown_fence(void);
+enum { RUNNER_EXIT_SANDBOX = 72, RUNNER_EXIT_FATAL = 71 };
+
+/* fence.cu: the one thread that runs lab functions, graded or trusted.
+ * fence_open starts it (after lockdown); fence_run runs job(arg) there and
+ * waits: 0, or the exit code of a failure on that thread, with its
+ * message. fence_fail, on that thread only, hands a failure over and
+ * stops; fence_here tells whether this is that thread. */
+const char *fence_open(void);
+int fence_run(void (*job)(void *), void *arg, char *message, size_t size);
+[[noreturn]] void fence_fail(int code, const char *message);
+int fence_here(void);
 
 void buffers_create(buffer_set *set, const proto_call *call, proto_layout layout);
 void buffers_fill(buffer_set *set, const proto_call *call);
@@ -130,6 +145,8 @@ void verify_after_submission(verifier *v, const buffer_set *submission,
                              const buffer_set *baseline, int round);
 /* 1 once a timed call was wrong or changed the inputs. */
 int verify_failed(const verifier *v);
+/* What has been checked so far. */
+proto_timed_check verify_counts(const verifier *v);
 void verify_close(verifier *v, proto_timed_check *out);
 
 /* Exchange the k-th pair of elements (grader/swaps.h, seed) in every input

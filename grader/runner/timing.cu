@@ -49,6 +49,7 @@ typedef struct {
     uint64_t swap_seed;
     void *copy[2]; /* destination, source */
     verifier *check; /* MODE_TIMING: items 0 and 1 are baseline and submission */
+    double peak_dram; /* bytes/s, 0 when unknown */
 } timing_env;
 
 /* The reference copy, called like a lab function on copy[]. */
@@ -73,6 +74,15 @@ static void sample(const timing_env *t, const timed_item *item, call_outcome *o)
     if (o->ms < 0) rsp_fatal("%s: the grader's events could not be read", item->name);
 }
 
+static double peak_dram(void)
+{
+    int khz = 0, bits = 0;
+    if (cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, 0) != cudaSuccess ||
+        cudaDeviceGetAttribute(&bits, cudaDevAttrGlobalMemoryBusWidth, 0) != cudaSuccess)
+        return 0;
+    return 2.0 * khz * 1e3 * bits / 8.0;
+}
+
 static void timing_open(timing_env *t, call_env *env, buffer_set *inputs,
                         const proto_call *call)
 {
@@ -84,6 +94,7 @@ static void timing_open(timing_env *t, call_env *env, buffer_set *inputs,
     RUNNER_CHECK(cudaMalloc(&t->copy[0], COPY_HALF_BYTES));
     RUNNER_CHECK(cudaMalloc(&t->copy[1], COPY_HALF_BYTES));
     RUNNER_CHECK(cudaMemset(t->copy[1], 1, COPY_HALF_BYTES));
+    t->peak_dram = peak_dram();
 }
 
 static void timing_close(timing_env *t)
@@ -134,6 +145,8 @@ static proto_decided decided(const timing_env *env, const double *const *series,
     double gbps = spec->fast.bytes(env->dims) / (mine * 1e6);
     double copy_gbps = 2.0 * (double)COPY_HALF_BYTES / (copy * 1e6);
     double harness = fast_harness_straggle_ms(straggle, n_items);
+    /* A copy slowed by something else on the GPU decides nothing. */
+    if (fast_copy_disturbed(copy_gbps * 1e9, env->peak_dram)) return DECIDED_NOT;
     if (gbps > margin * FAST_PHYSICAL_SLACK * copy_gbps ||
         (spec->fast.max_speedup > 0 && speedup > margin * spec->fast.max_speedup))
         return DECIDED_IMPOSSIBLE;
@@ -184,9 +197,18 @@ static void time_items(const proto_request *req, timing_env *env,
             sample(env, &items[i], &o);
             samples[(size_t)i * max_rounds + rounds] = o.ms;
             straggles[(size_t)i * max_rounds + rounds] = o.straggle_ms;
+            proto_sample sent = {i, rounds, o.ms, o.straggle_ms, 0, 0, 0, 0};
             if (env->check && i == 0) verify_after_baseline(env->check, items[0].set);
-            if (env->check && i == 1)
+            if (env->check && i == 1) {
+                proto_timed_check before = verify_counts(env->check);
                 verify_after_submission(env->check, items[1].set, items[0].set, rounds);
+                proto_timed_check after = verify_counts(env->check);
+                sent.checked = 1;
+                sent.wrong = after.rounds_wrong > before.rounds_wrong;
+                sent.inputs_changed = after.rounds_inputs_changed > before.rounds_inputs_changed;
+            }
+            /* Sent before any graded code runs again (protocol.h). */
+            rsp_write(REC_SAMPLE, 0, &sent, sizeof sent, NULL, 0);
         }
         rounds++;
         converged = stats_converged(series, n_items, (size_t)rounds,
@@ -210,6 +232,7 @@ static void time_items(const proto_request *req, timing_env *env,
     t.l2_bytes = env->env->l2_bytes;
     t.flush_bytes = (int64_t)env->env->flush_bytes;
     t.peak_flops = peak_flops();
+    t.peak_dram = env->peak_dram;
     for (int i = 0; i < n_items; i++)
         t.straggle_ms[i] = stats_median(straggles + (size_t)i * max_rounds, (size_t)rounds);
     if (env->check) {

@@ -328,6 +328,8 @@ int verify_failed(const verifier *v)
     return v->check.rounds_wrong > 0 || v->check.rounds_inputs_changed > 0;
 }
 
+proto_timed_check verify_counts(const verifier *v) { return v->check; }
+
 void verify_close(verifier *v, proto_timed_check *out)
 {
     *out = v->check;
@@ -350,6 +352,7 @@ verifier *verify_open(const buffer_set *, double, uint64_t, cudaStream_t)
 void verify_after_baseline(verifier *, const buffer_set *) {}
 void verify_after_submission(verifier *, const buffer_set *, const buffer_set *, int) {}
 int verify_failed(const verifier *) { return 0; }
+proto_timed_check verify_counts(const verifier *v) { return v->check; }
 void verify_close(verifier *v, proto_timed_check *out)
 {
     *out = v->check;

@@ -1,8 +1,10 @@
 /* probe_sandbox.cpp - the runner's seccomp sandbox (grader/runner/lockdown.cu)
  * tried call by call, on the CPU: each probe runs in a child that closes
  * the sandbox and then makes one system call directly (as a submission
- * that found libc's syscall() by scanning memory could). Prints one line
- * per probe: PASS name, or FAIL name: what happened.
+ * that found libc's syscall() by scanning memory could). The fenced probes
+ * make it on the thread that runs graded code (grader/runner/fence.cu), as
+ * the runner does. Prints one line per probe: PASS name, or FAIL name:
+ * what happened.
  *
  * Built by tests/run.sh with the CPU emulation's headers, like the
  * emulated runner.
@@ -10,10 +12,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -24,6 +28,9 @@
 typedef enum { STOPPED, REFUSED, ALLOWED } expect;
 
 static const char *record_path;
+static int record_fd = -1;
+
+static void ignore_signal(int) {}
 
 static void *thread_body(void *arg) { return arg; }
 
@@ -67,6 +74,26 @@ static long attempt(const char *name, int *err)
         if (r == 0) r = pthread_join(t, NULL);
         if (r) errno = (int)r, r = -1;
     } else if (!strcmp(name, "write_stdout")) r = write(1, "", 0);
+    else if (!strcmp(name, "write_response")) r = write(record_fd, "forged", 6);
+    else if (!strcmp(name, "pwrite_response")) r = pwrite(record_fd, "forged", 6, 0);
+    else if (!strcmp(name, "write_response_high_bits"))
+        r = syscall(SYS_write, (long)record_fd | (1L << 32), "forged", 6);
+    else if (!strcmp(name, "seek_response")) r = lseek(record_fd, 0, SEEK_SET);
+    else if (!strcmp(name, "dup_response")) r = dup(record_fd);
+    else if (!strcmp(name, "dup_over_response")) r = dup2(1, record_fd);
+    else if (!strcmp(name, "close_response")) r = close(record_fd);
+    else if (!strcmp(name, "fcntl_response")) r = fcntl(record_fd, F_GETFL);
+    else if (!strcmp(name, "raw_thread")) {
+        /* The flags of a thread, signals not blocked: stopped before the
+         * child exists, so the stack does not matter. */
+        r = syscall(SYS_clone, CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD |
+                                   CLONE_SYSVSEM, NULL, NULL, NULL, 0);
+    } else if (!strcmp(name, "signal_handler")) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = ignore_signal;
+        r = sigaction(SIGUSR1, &sa, NULL);
+    } else if (!strcmp(name, "new_filter")) r = prctl(PR_SET_SECCOMP, 2, NULL);
     else if (!strcmp(name, "memory")) r = malloc(64 << 20) ? 0 : -1;
 #if defined(__x86_64__)
     else if (!strcmp(name, "x32_fork")) r = syscall(0x40000000 | SYS_fork);
@@ -75,8 +102,20 @@ static long attempt(const char *name, int *err)
     return r;
 }
 
-/* Run one probe in a child; returns what was seen, in words. */
-static int probe(const char *name, expect want, char *seen, size_t size)
+typedef struct {
+    const char *name;
+    long r;
+    int err;
+} fenced_attempt;
+
+static void attempt_job(void *arg)
+{
+    fenced_attempt *a = (fenced_attempt *)arg;
+    a->r = attempt(a->name, &a->err);
+}
+
+/* Run one probe in a child, fenced or not; returns what was seen, in words. */
+static int probe(const char *name, int fenced, expect want, char *seen, size_t size)
 {
     char path[] = "/tmp/cudalab-sandbox-XXXXXX";
     int fd = mkstemp(path);
@@ -86,11 +125,33 @@ static int probe(const char *name, expect want, char *seen, size_t size)
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
-        FILE *rsp = fopen(path, "wb");
-        const char *why = rsp ? lockdown(rsp) : "cannot open the record file";
+        record_fd = open(path, O_WRONLY | O_TRUNC);
+        const char *why = record_fd >= 0 ? lockdown(record_fd) : "cannot open the record file";
+        if (!why && fenced) why = fence_open();
         if (why) { fprintf(stderr, "lockdown: %s\n", why); _exit(3); }
         int err = 0;
-        long r = attempt(name, &err);
+        long r;
+        if (fenced) {
+            /* As the runner does: a failure on the fenced thread is written
+             * by this one. */
+            fenced_attempt a = {name, 0, 0};
+            char message[sizeof(proto_fatal)];
+            int code = fence_run(attempt_job, &a, message, sizeof message);
+            if (code) {
+                proto_rec_head head = {PROTO_MAGIC, REC_FATAL, -1, 0};
+                proto_fatal fatal;
+                memset(&fatal, 0, sizeof fatal);
+                snprintf(fatal.message, sizeof fatal.message, "%s", message);
+                if (write(record_fd, &head, sizeof head) < 0 ||
+                    write(record_fd, &fatal, sizeof fatal) < 0)
+                    _exit(4);
+                _exit(code);
+            }
+            r = a.r;
+            err = a.err;
+        } else {
+            r = attempt(name, &err);
+        }
         if (r < 0 && err == EACCES) _exit(10);
         if (r >= 0) _exit(11);
         _exit(12);
@@ -117,27 +178,36 @@ static int probe(const char *name, expect want, char *seen, size_t size)
 
 int main(void)
 {
-    static const struct { const char *name; expect want; } probes[] = {
-        {"fork", STOPPED}, {"execve", STOPPED}, {"setsid", STOPPED}, {"setpgid", STOPPED},
-        {"kill_parent", STOPPED}, {"kill_everyone", STOPPED}, {"ptrace", STOPPED},
-        {"process_vm_readv", STOPPED}, {"unshare", STOPPED}, {"io_uring_setup", STOPPED},
-        {"setrlimit", STOPPED}, {"sigaction_sigsys", STOPPED},
+    static const struct { const char *name; int fenced; expect want; } probes[] = {
+        {"fork", 0, STOPPED}, {"execve", 0, STOPPED}, {"setsid", 0, STOPPED},
+        {"setpgid", 0, STOPPED}, {"kill_parent", 0, STOPPED}, {"kill_everyone", 0, STOPPED},
+        {"ptrace", 0, STOPPED}, {"process_vm_readv", 0, STOPPED}, {"unshare", 0, STOPPED},
+        {"io_uring_setup", 0, STOPPED}, {"setrlimit", 0, STOPPED}, {"sigaction_sigsys", 0, STOPPED},
 #if defined(__x86_64__)
-        {"x32_fork", STOPPED},
+        {"x32_fork", 0, STOPPED},
 #endif
-        {"open", REFUSED}, {"open_create", REFUSED}, {"unlink", REFUSED}, {"truncate", REFUSED},
-        {"socket", REFUSED},
-        {"kill_self", ALLOWED}, {"getrlimit", ALLOWED}, {"thread", ALLOWED},
-        {"write_stdout", ALLOWED}, {"memory", ALLOWED},
+        {"open", 0, REFUSED}, {"open_create", 0, REFUSED}, {"unlink", 0, REFUSED},
+        {"truncate", 0, REFUSED}, {"socket", 0, REFUSED},
+        {"kill_self", 0, ALLOWED}, {"getrlimit", 0, ALLOWED}, {"thread", 0, ALLOWED},
+        {"write_stdout", 0, ALLOWED}, {"memory", 0, ALLOWED}, {"write_response", 0, ALLOWED},
+        /* On the thread that runs graded code. */
+        {"write_response", 1, STOPPED}, {"pwrite_response", 1, STOPPED},
+        {"write_response_high_bits", 1, STOPPED}, {"seek_response", 1, STOPPED},
+        {"dup_response", 1, STOPPED}, {"dup_over_response", 1, STOPPED},
+        {"close_response", 1, STOPPED}, {"fcntl_response", 1, STOPPED},
+        {"raw_thread", 1, STOPPED}, {"signal_handler", 1, STOPPED}, {"new_filter", 1, STOPPED},
+        {"fork", 1, STOPPED}, {"open", 1, REFUSED},
+        {"write_stdout", 1, ALLOWED}, {"memory", 1, ALLOWED}, {"kill_self", 1, ALLOWED},
     };
     static const char *const words[] = {"stopped", "refused", "allowed"};
     int failed = 0;
     for (size_t i = 0; i < sizeof probes / sizeof *probes; i++) {
         char seen[300];
-        int ok = probe(probes[i].name, probes[i].want, seen, sizeof seen);
+        int ok = probe(probes[i].name, probes[i].fenced, probes[i].want, seen, sizeof seen);
         failed += !ok;
-        if (ok) printf("PASS sandbox/%s_is_%s\n", probes[i].name, words[probes[i].want]);
-        else printf("FAIL sandbox/%s_is_%s: %s\n", probes[i].name, words[probes[i].want], seen);
+        const char *where = probes[i].fenced ? "fenced_" : "";
+        if (ok) printf("PASS sandbox/%s%s_is_%s\n", where, probes[i].name, words[probes[i].want]);
+        else printf("FAIL sandbox/%s%s_is_%s: %s\n", where, probes[i].name, words[probes[i].want], seen);
     }
     return failed ? 1 : 0;
 }

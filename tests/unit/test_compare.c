@@ -183,7 +183,19 @@ static void timed_ulps_admit_two_right_answers_and_no_more(void)
     CHECK(fast_timed_ulps(&exact) < 0 && fast_timed_ulps(&bound) < 0);
 }
 
+/* The copies measured on quiet GPUs pass; the one measured beside a
+ * stranger on an H200 (369 GB/s against a 4915 GB/s peak) does not; an
+ * unknown peak judges nothing. */
+static void a_copy_far_below_the_memory_peak_is_disturbed(void)
+{
+    const double h100 = 3.35e12, h200 = 4.915e12;
+    CHECK(!fast_copy_disturbed(2.95e12, h100) && !fast_copy_disturbed(4.15e12, h200));
+    CHECK(fast_copy_disturbed(0.369e12, h200));
+    CHECK(!fast_copy_disturbed(0.369e12, 0));
+}
+
 const unit_test compare_tests[] = {
+    TEST(a_copy_far_below_the_memory_peak_is_disturbed),
     TEST(exact_accepts_equal_values), TEST(exact_rejects_one_ulp),
     TEST(exact_tells_signed_zeros_apart), TEST(nan_never_passes_a_finite_reference),
     TEST(nan_where_expected_passes), TEST(a_number_where_nan_is_expected_fails),

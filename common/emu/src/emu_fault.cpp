@@ -81,8 +81,9 @@ void describe_address(char *buffer, std::size_t size, const char *address)
 void on_fatal_signal(int signal_number, siginfo_t *info, void *context)
 {
     if (!kernel_is_running) {
-        /* Host code: let the default action (a crash, core dump) happen on return. */
-        signal(signal_number, SIG_DFL);
+        /* Host code: the handler was reset to the default as it was called
+         * (SA_RESETHAND), so the fault happens again on return and ends the
+         * process as a crash. */
         return;
     }
     char detail[512];
@@ -126,20 +127,41 @@ void on_fatal_signal(int signal_number, siginfo_t *info, void *context)
 }
 } // namespace
 
-void install_fault_handlers()
+/* Each thread that runs kernels reports a stack overflow from a stack of
+ * its own (the grader runs lab functions on a thread of their own). */
+void use_alternate_stack()
 {
-    static char alternate_stack[64 * 1024];
+    static thread_local char alternate_stack[64 * 1024];
+    static thread_local bool in_use = false;
+    if (in_use)
+        return;
     stack_t stack{};
     stack.ss_sp = alternate_stack;
     stack.ss_size = sizeof alternate_stack;
     sigaltstack(&stack, nullptr);
+    in_use = true;
+}
+
+/* Installed once, at start-up: the grader's sandbox forbids installing
+ * signal handlers on the thread that runs graded code. SA_RESETHAND puts
+ * back the default as a handler is called, so a fault in host code still
+ * ends as a crash without another call to change the handler. */
+void install_fault_handlers()
+{
+    use_alternate_stack();
     struct sigaction action {};
     action.sa_sigaction = on_fatal_signal;
-    action.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESETHAND;
     sigemptyset(&action.sa_mask);
     for (int signal_number : {SIGSEGV, SIGBUS, SIGFPE, SIGILL})
         sigaction(signal_number, &action, nullptr);
 }
+
+namespace {
+struct install_at_start {
+    install_at_start() { install_fault_handlers(); }
+} installed;
+} // namespace
 
 void describe_current_thread(char *buffer, std::size_t size)
 {

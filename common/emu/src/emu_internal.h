@@ -63,6 +63,7 @@ void check_device_canaries_after_kernel();
 
 /* ---- faults (emu_fault.cpp) ---- */
 void install_fault_handlers();
+void use_alternate_stack();
 /* "thread (x,y,z) of block (x,y,z) in kernel k", or "" outside a kernel. */
 void describe_current_thread(char *buffer, std::size_t size);
 /* Prints "emulator: <error name>: <detail>" and exits with CUDA_EMU_FAULT_EXIT_CODE. */

@@ -113,10 +113,10 @@ void run_kernel(const launch_request &request, thread_body body, void *context)
 {
     static bool initialised = false;
     if (!initialised) {
-        install_fault_handlers();
         random_state = configured_seed();
         initialised = true;
     }
+    use_alternate_stack();
     if (sticky_error() != cudaSuccess) {
         record_error(sticky_error());
         return;

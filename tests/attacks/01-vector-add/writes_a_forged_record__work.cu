@@ -1,9 +1,11 @@
 // ATTACK: write a made-up record straight into the runner's response file
 // (found among the open descriptors with raw system calls): a timing record
-// with a billion rounds, to crash the grader while it reads. Defended: every
-// record is bounds-checked, and one no runner writes is an error (exit 2),
-// never a crash or a pass.
-// EXPECT: malformed runner record
+// with a billion rounds, to crash the grader while it reads. Defended: lab
+// functions run on a fenced thread that may not write to the response file
+// (grader/runner/fence.cu), so the write is stopped; and a record that got
+// there anyway would be bounds-checked, an error (exit 2), never a crash or
+// a pass (tests/unit/test_response.c).
+// EXPECT: which touches the grader's response file
 #include <cuda_runtime.h>
 #include <elf.h>
 #include <stdint.h>
