@@ -64,11 +64,12 @@ const char *lockdown_fence(void);
 enum { RUNNER_EXIT_SANDBOX = 72, RUNNER_EXIT_FATAL = 71 };
 
 /* fence.cu: the one thread that runs lab functions, graded or trusted.
- * fence_open starts it (after lockdown); fence_run runs job(arg) there and
+ * fence_open starts it (after lockdown; its filter only when with_filter,
+ * which a profiler run by hand turns off); fence_run runs job(arg) there and
  * waits: 0, or the exit code of a failure on that thread, with its
  * message. fence_fail, on that thread only, hands a failure over and
  * stops; fence_here tells whether this is that thread. */
-const char *fence_open(void);
+const char *fence_open(int with_filter);
 int fence_run(void (*job)(void *), void *arg, char *message, size_t size);
 [[noreturn]] void fence_fail(int code, const char *message);
 int fence_here(void);

@@ -127,7 +127,7 @@ static int probe(const char *name, int fenced, expect want, char *seen, size_t s
     if (pid == 0) {
         record_fd = open(path, O_WRONLY | O_TRUNC);
         const char *why = record_fd >= 0 ? lockdown(record_fd) : "cannot open the record file";
-        if (!why && fenced) why = fence_open();
+        if (!why && fenced) why = fence_open(1);
         if (why) { fprintf(stderr, "lockdown: %s\n", why); _exit(3); }
         int err = 0;
         long r;

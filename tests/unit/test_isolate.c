@@ -172,12 +172,18 @@ static void no_descriptor_reaches_the_child(void)
     CHECK(r.exited && r.exit_code == 0);
 }
 
+/* Neither the instructor's secret nor the runner's switch that leaves its
+ * sandbox open for a profiler run by hand (CUDALAB_PROFILING, in an
+ * instructor's shell, say) reaches a child of the grader. */
 static void the_environment_is_cleaned(void)
 {
     setenv("CUDALAB_INSTRUCTOR_SEED", "s3cret", 1);
+    setenv("CUDALAB_PROFILING", "1", 1);
     iso_set_clean_environment();
-    iso_result r = sh("[ -n \"$CUDALAB_INSTRUCTOR_SEED\" ] && exit 9; [ -n \"$PATH\" ] || exit 8; exit 0", 10);
+    iso_result r = sh("[ -n \"$CUDALAB_INSTRUCTOR_SEED\" ] && exit 9; [ -n \"$CUDALAB_PROFILING\" ] && exit 7; "
+                      "[ -n \"$PATH\" ] || exit 8; exit 0", 10);
     unsetenv("CUDALAB_INSTRUCTOR_SEED");
+    unsetenv("CUDALAB_PROFILING");
     CHECK(r.exited && r.exit_code == 0);
 }
 
