@@ -54,7 +54,7 @@ GRADE_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(GRADE_SRCS)) $(patsubst %.c,$(OBJ)/%.o
 # What the runner is linked from, besides the submission.
 RUNNER_SRCS := $(wildcard grader/runner/*.cu)
 
-.PHONY: all grade ladder grade-command grader-command test bench-grader solutions clean check-lab help FORCE
+.PHONY: all grade ladder predict grade-command grader-command test bench-grader solutions clean check-lab help FORCE
 
 # The comment blocks that start with "#   make": the commands and their variables.
 help:
@@ -182,6 +182,15 @@ grade: check-lab $(LAB_DEPS)
 # Check and time every rung of labs/NN-name/solution/ladder.cu in one run.
 ladder: check-lab $(LAB_DEPS)
 	@$(GRADE_CMD) --ladder
+
+# Your answers to the lab's "Predict, then measure" questions against what
+# the CPU emulation counts (no GPU needed); they are kept in ANSWERS.
+#   make predict LAB=NN [SUBMISSION=file.cu] [ANSWERS=file]
+predict: check-lab $(EMU_BUILD)/.built
+	@BUILD=$(BUILD) EMU_BUILD=$(EMU_BUILD) CXX=$(CXX) CC=$(CC) EMU_CXXFLAGS='$(EMU_CXXFLAGS)' \
+	  bash grader/predict/predict.sh $(LAB_ID) \
+	  '$(or $(SUBMISSION),labs/$(LAB_ID)/$(notdir $(firstword $(wildcard labs/$(LAB_ID)/*.cu))))' \
+	  '$(or $(ANSWERS),labs/$(LAB_ID)/my_predictions.txt)'
 
 grade-command: check-lab $(LAB_DEPS)
 	@echo "$(GRADE_CMD)"

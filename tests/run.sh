@@ -899,6 +899,37 @@ emulation_tests() {
         grep -E '^(PASS|FAIL|SKIP) ' | tee -a "$RESULTS"
 }
 
+# ------------------------------------------------------- make predict
+# Lab 03's questions (labs/03-transpose/trusted/predict.cu), answered for
+# the reference with the figures of the hardware's rules, once wrong, and
+# not at all: counts are only ever shown for answered questions.
+predict_tests() {
+    local dir=$OUT/predict out
+    mkdir -p "$dir"
+    printf '1a = 4\n1b = 32\n2a = 65536\n2b = 4\n3a = 2\n3b = 16\n' >"$dir/right.txt"
+    out=$(make -s --no-print-directory predict LAB=03 BUILD="$BUILD" ANSWERS="$dir/right.txt" \
+        SUBMISSION=labs/03-transpose/solution/transpose.cu </dev/null 2>&1)
+    if [[ $out == *"6 of 6 answered, 6 right"* ]]; then pass predict/the_reference_counts_as_the_hardware_rules_say
+    else fail predict/the_reference_counts_as_the_hardware_rules_say "$(echo "$out" | grep -E 'missed|not|right$' | head -c 400)"; fi
+    printf '1a = 32\n' >"$dir/miss.txt"
+    out=$(make -s --no-print-directory predict LAB=03 BUILD="$BUILD" ANSWERS="$dir/miss.txt" </dev/null 2>&1)
+    if echo "$out" | grep -q '^1a  missed' && [[ $out == *"why: "* ]] && [[ $out == *"1 of 6 answered, 0 right"* ]]
+    then pass predict/a_miss_says_why
+    else fail predict/a_miss_says_why "$(echo "$out" | head -c 400)"; fi
+    : >"$dir/none.txt"
+    out=$(make -s --no-print-directory predict LAB=03 BUILD="$BUILD" ANSWERS="$dir/none.txt" </dev/null 2>&1)
+    if ! echo "$out" | grep -qE 'counts [0-9]' && [ "$(grep -c '^[123][ab] = $' "$dir/none.txt")" = 6 ]
+    then pass predict/no_count_before_an_answer
+    else fail predict/no_count_before_an_answer "$(echo "$out" | head -c 300) / $(head -c 200 "$dir/none.txt")"; fi
+    printf '2a = 65536\n' >"$dir/skeleton.txt"
+    out=$(make -s --no-print-directory predict LAB=03 BUILD="$BUILD" ANSWERS="$dir/skeleton.txt" </dev/null 2>&1)
+    if [[ $out == *"2a  not measured"*"write it first"* ]]; then pass predict/the_skeleton_is_not_measured
+    else fail predict/the_skeleton_is_not_measured "$(echo "$out" | head -c 300)"; fi
+    out=$(make -s --no-print-directory predict LAB=01 BUILD="$BUILD" ANSWERS="$dir/x.txt" </dev/null 2>&1)
+    if [ $? = 2 ] && [[ $out == *"has no predictions to check yet"* ]]; then pass predict/a_lab_without_questions_says_so
+    else fail predict/a_lab_without_questions_says_so "$(echo "$out" | head -c 300)"; fi
+}
+
 # Is there a GPU? The trusted probe says.
 if "$BUILD/probe" >"$OUT/probe.txt" 2>&1; then
     HAVE_GPU=1
@@ -941,6 +972,7 @@ cpu_parts() {
     part unit && unit_tests
     part compile && compile_all
     part emulation && emulation_tests
+    part emulation && predict_tests
     part emu && emu_tests
     part slides && slides_tests
     part facts && facts_tests

@@ -132,6 +132,26 @@ else
     fail semantics_program "does not compile: $(first_line "$build/semantics.compile.log")"
 fi
 
+# ---------------------------------------------------------------- memory counters
+# Compiled with GCC's -fsanitize=thread hooks, which the emulation defines
+# (common/emu/src/emu_counters_hooks.cpp), and linked without TSan's runtime.
+if "$build/emu_rewrite" "$here/counters.cu" "$build/counters.cu.cpp" >"$build/counters.compile.log" 2>&1 &&
+    g++ -std=c++17 -O1 -fsanitize=thread -ffp-contract=off -fno-strict-aliasing -Wno-attributes \
+        -iquote "$here" -I "$emu/include" -include "$emu/cuda_emu.h" -c "$build/counters.cu.cpp" \
+        -o "$build/counters.o" >>"$build/counters.compile.log" 2>&1 &&
+    g++ "$build/counters.o" "$build/libcudaemu.a" -lpthread -lm -o "$build/counters" \
+        >>"$build/counters.compile.log" 2>&1; then
+    "$build/counters" >"$build/counters.out" 2>&1
+    status=$?
+    grep -E '^(PASS|FAIL|SKIP) ' "$build/counters.out"
+    grep -q '^FAIL ' "$build/counters.out" && failed=1
+    if [ $status -ne 0 ] && ! grep -q '^FAIL ' "$build/counters.out"; then
+        fail counters_program "exited with status $status: $(tail -n1 "$build/counters.out")"
+    fi
+else
+    fail counters_program "does not compile: $(first_line "$build/counters.compile.log")"
+fi
+
 # ---------------------------------------------------------------- shuffled order
 if [ -x "$build/order" ]; then
     default_a=$("$build/order")

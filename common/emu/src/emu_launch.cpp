@@ -1,6 +1,7 @@
 /* Kernel launches: configuration checks with CUDA's error codes, then every
  * block in turn on the scheduler. */
 #include "emu_block.h"
+#include "emu_counters_internal.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -142,15 +143,19 @@ void run_kernel(const launch_request &request, thread_body body, void *context)
     block.body_context = context;
     active_block = &block;
     kernel_is_running = true;
+    counters_launch(request.grid, request.block);
     bool completed = true;
     for (unsigned int z = 0; z < request.grid.z && completed; ++z)
         for (unsigned int y = 0; y < request.grid.y && completed; ++y)
-            for (unsigned int x = 0; x < request.grid.x && completed; ++x) {
+            for (unsigned int x = 0; x < request.grid.x && completed && counters_block_wanted(); ++x) {
                 current_block_index = uint3{x, y, z};
                 prepare_shared_for_block(dynamic_region);
+                counters_block_begin();
                 completed = run_block(block);
-                if (completed)
+                if (completed) {
                     check_shared_after_block(dynamic_region);
+                    counters_block_end(block.thread_count);
+                }
             }
     kernel_is_running = false;
     active_block = nullptr;

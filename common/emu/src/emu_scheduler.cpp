@@ -6,6 +6,7 @@
  * switch.  When nothing is runnable, either every live thread waits at the
  * same __syncthreads (release them all), or the block is stuck (report). */
 #include "emu_block.h"
+#include "emu_counters_internal.h"
 
 #include <cstdio>
 #include <cstring>
@@ -36,6 +37,7 @@ void thread_main(void *argument)
 
 void release_barrier(block_state &block)
 {
+    counters_barrier();
     barrier_outcome outcome{block.barrier_true_count, (int)block.barrier_waiting};
     for (unsigned int i = 0; i < block.thread_count; ++i) {
         thread_slot &thread = block.threads[i];

@@ -1,0 +1,160 @@
+/* main.cu - `make predict LAB=NN` (predict.h): asks the questions the
+ * answers file does not answer yet (when someone is at the terminal), keeps
+ * the answers there, then measures each answered question and says right
+ * or missed, with the reasoning for a miss. Counts are only shown for
+ * questions already answered: the tool never hands out an answer first.
+ *
+ * usage: predict ANSWERS_FILE   (exit 0 once it has run, 2 on a bad file) */
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+#include "lab_spec.h"
+#include "predict.h"
+
+extern "C" const lab_device LAB_DEVICE;
+
+bool predict_call(predict_who who, const std::int64_t *dims, unsigned long long max_blocks,
+                  emu::kernel_count *k, char *why, std::size_t size)
+{
+    const lab_spec *spec = LAB_DEVICE.spec;
+    std::vector<void *> ptr(LAB_MAX_BUFFERS, nullptr);
+    bool ok = true;
+    for (int b = 0; b < spec->n_buffers && ok; b++) {
+        std::size_t bytes = spec->buffer_count(b, dims) * lab_elem_size(spec->buffers[b].elem);
+        ok = cudaMalloc(&ptr[b], bytes ? bytes : 1) == cudaSuccess &&
+             cudaMemset(ptr[b], 0, bytes) == cudaSuccess;
+    }
+    if (!ok) {
+        std::snprintf(why, size, "the emulation could not allocate the buffers");
+        return false;
+    }
+    emu::counters_start(max_blocks);
+    lab_call_fn fn = who == PREDICT_BASELINE ? LAB_DEVICE.baseline : LAB_DEVICE.submission;
+    cudaError_t e = (cudaError_t)fn(ptr.data(), dims, 0);
+    cudaError_t sync = cudaDeviceSynchronize();
+    for (int b = 0; b < spec->n_buffers; b++) cudaFree(ptr[b]);
+    const char *whose = who == PREDICT_BASELINE ? "the baseline" : "your entry point";
+    if (e != cudaSuccess || sync != cudaSuccess) {
+        std::snprintf(why, size, "%s failed: %s", whose, cudaGetErrorString(e != cudaSuccess ? e : sync));
+        return false;
+    }
+    if (!emu::counters_of(nullptr, k)) {
+        std::snprintf(why, size, "%s launched no kernel (write it first)", whose);
+        return false;
+    }
+    return true;
+}
+
+namespace {
+
+struct answer {
+    std::string key, text;
+};
+
+std::string trim(const std::string &s)
+{
+    std::size_t a = s.find_first_not_of(" \t\r\n"), b = s.find_last_not_of(" \t\r\n");
+    return a == std::string::npos ? "" : s.substr(a, b - a + 1);
+}
+
+/* "1a = 4" lines; '#' starts a comment. */
+std::vector<answer> read_answers(const char *path)
+{
+    std::vector<answer> all;
+    FILE *f = std::fopen(path, "r");
+    if (!f) return all;
+    char line[512];
+    while (std::fgets(line, sizeof line, f)) {
+        std::string s = line;
+        s = s.substr(0, s.find('#'));
+        std::size_t eq = s.find('=');
+        if (eq == std::string::npos) continue;
+        all.push_back({trim(s.substr(0, eq)), trim(s.substr(eq + 1))});
+    }
+    std::fclose(f);
+    return all;
+}
+
+const answer *find(const std::vector<answer> &all, const char *key)
+{
+    for (const answer &a : all)
+        if (a.key == key && !a.text.empty()) return &a;
+    return nullptr;
+}
+
+bool write_answers(const char *path, const std::vector<answer> &all)
+{
+    FILE *f = std::fopen(path, "w");
+    if (!f) return false;
+    std::fprintf(f, "# Your predictions (make predict): one 'question = number' per line.\n");
+    for (int i = 0; i < LAB_PREDICTIONS_COUNT; i++) {
+        const predict_question &q = LAB_PREDICTIONS[i];
+        const answer *a = find(all, q.key);
+        std::fprintf(f, "# %s %s\n%s = %s\n", q.key, q.asks, q.key, a ? a->text.c_str() : "");
+    }
+    return std::fclose(f) == 0;
+}
+
+bool parse_number(const std::string &s, double *v)
+{
+    char *end = nullptr;
+    *v = std::strtod(s.c_str(), &end);
+    return end && end != s.c_str() && trim(end).empty() && std::isfinite(*v);
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        std::fprintf(stderr, "usage: %s ANSWERS_FILE (run by make predict)\n", argv[0]);
+        return 2;
+    }
+    const char *path = argv[1];
+    std::vector<answer> answers = read_answers(path);
+    /* Ask what is not answered yet, when someone is there to answer. */
+    if (isatty(STDIN_FILENO)) {
+        for (int i = 0; i < LAB_PREDICTIONS_COUNT; i++) {
+            const predict_question &q = LAB_PREDICTIONS[i];
+            if (find(answers, q.key)) continue;
+            std::printf("%s. %s\n   your prediction (a number, Enter to skip): ", q.key, q.asks);
+            std::fflush(stdout);
+            char line[128];
+            if (!std::fgets(line, sizeof line, stdin)) break;
+            answers.push_back({q.key, trim(line)});
+        }
+    }
+    if (!write_answers(path, answers)) {
+        std::fprintf(stderr, "make predict: cannot write %s\n", path);
+        return 2;
+    }
+    std::printf("your predictions (%s) against what the CPU emulation counts:\n", path);
+    int answered = 0, right = 0;
+    for (int i = 0; i < LAB_PREDICTIONS_COUNT; i++) {
+        const predict_question &q = LAB_PREDICTIONS[i];
+        const answer *a = find(answers, q.key);
+        double said = 0, truth = 0;
+        char note[256] = "";
+        if (!a) {
+            std::printf("%-3s %-12s %s\n", q.key, "not answered", q.asks);
+        } else if (!parse_number(a->text, &said)) {
+            std::printf("%-3s %-12s %s\n%17s'%s' is not a number\n", q.key, "unreadable", q.asks, "",
+                        a->text.c_str());
+        } else if (answered++, !q.measure(&truth, note, sizeof note)) {
+            std::printf("%-3s %-12s %s\n%17scannot be counted: %s\n", q.key, "not measured", q.asks, "", note);
+        } else {
+            bool ok = std::fabs(said - truth) <= 1e-6 * std::fmax(1.0, std::fabs(truth));
+            right += ok;
+            std::printf("%-3s %-12s %s\n%17syou said %g; the emulation counts %g %s\n", q.key,
+                        ok ? "right" : "missed", q.asks, "", said, truth, note);
+            if (!ok) std::printf("%17swhy: %s\n", "", q.on_a_miss);
+        }
+    }
+    std::printf("%d of %d answered, %d right\n", answered, LAB_PREDICTIONS_COUNT, right);
+    return 0;
+}

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# predict.sh LAB_ID SUBMISSION ANSWERS: builds make predict's program for a
+# lab (grader/predict/main.cu, the lab's trusted/predict.cu and lab.cu, its
+# spec, and the student's file, all for the CPU emulation, the CUDA files
+# with GCC's -fsanitize=thread hooks, which the emulation counts with) and
+# runs it on the answers file. Run by `make predict`, which sets BUILD,
+# EMU_BUILD, CXX, CC and EMU_CXXFLAGS.
+set -uo pipefail
+lab=$1 submission=$2 answers=$3
+dir=labs/$lab
+if [ ! -f "$dir/trusted/predict.cu" ]; then
+    echo "make predict: lab $lab has no predictions to check yet (its README's questions say how to measure them)" >&2
+    exit 2
+fi
+if [ ! -f "$submission" ]; then
+    echo "make predict: no file $submission (SUBMISSION= names your .cu file)" >&2
+    exit 2
+fi
+out=$BUILD/predict/$lab
+mkdir -p "$out"
+log=$out/build.log
+: >"$log"
+count_flags=(-O1 -fsanitize=thread)
+compile_cu() { # source object
+    "$EMU_BUILD/emu_rewrite" "$1" "$2.cpp" >>"$log" 2>&1 &&
+        $CXX $EMU_CXXFLAGS "${count_flags[@]}" -Igrader/predict -iquote "$(dirname "$1")" \
+            -c "$2.cpp" -o "$2" >>"$log" 2>&1
+}
+if ! compile_cu "$submission" "$out/submission.o"; then
+    echo "make predict: $submission does not build for the CPU emulation:" >&2
+    grep -m 5 -E 'error' "$log" >&2
+    exit 2
+fi
+compile_cu grader/predict/main.cu "$out/main.o" &&
+    compile_cu "$dir/trusted/predict.cu" "$out/questions.o" &&
+    compile_cu "$dir/trusted/lab.cu" "$out/lab.o" &&
+    $CC -std=c11 -O2 -Igrader -c "$dir/trusted/spec.c" -o "$out/spec.o" >>"$log" 2>&1 &&
+    $CC -std=c11 -O2 -Igrader -c grader/lab_spec.c -o "$out/lab_spec.o" >>"$log" 2>&1 &&
+    $CXX "$out"/{main,questions,lab,submission,spec,lab_spec}.o "$EMU_BUILD/libcudaemu.a" -lm -lpthread \
+        -o "$out/predict" >>"$log" 2>&1 || {
+    echo "make predict: building the measuring program failed (see $log):" >&2
+    grep -m 5 -E 'error|undefined' "$log" >&2
+    exit 2
+}
+exec "$out/predict" "$answers"
