@@ -31,6 +31,12 @@ void call_env_open(call_env *env, cudaStream_t stream)
      * forbids new threads. */
     RUNNER_CHECK(cudaLaunchHostFunc(stream, [](void *) {}, NULL));
     RUNNER_CHECK(cudaStreamSynchronize(stream));
+    /* Likewise the stream-ordered allocator (cudaMallocAsync), whose pool
+     * the driver sets up on first use with calls the sandbox refuses. */
+    void *pooled = NULL;
+    if (cudaMallocAsync(&pooled, 1 << 20, stream) == cudaSuccess) cudaFreeAsync(pooled, stream);
+    cudaGetLastError();
+    RUNNER_CHECK(cudaStreamSynchronize(stream));
 #endif
     RUNNER_CHECK(cudaEventCreate(&env->start));
     RUNNER_CHECK(cudaEventCreate(&env->stop));

@@ -106,6 +106,22 @@ extern "C" cudaError_t cudaFree(void *pointer)
     return cudaSuccess;
 }
 
+extern "C" cudaError_t cudaMallocAsync(void **pointer, size_t size, cudaStream_t stream)
+{
+    EMU_RETURN_IF_STICKY();
+    if (!is_valid_stream(stream))
+        return record_error(cudaErrorInvalidResourceHandle);
+    return allocate_device(pointer, size, "cudaMallocAsync");
+}
+
+extern "C" cudaError_t cudaFreeAsync(void *pointer, cudaStream_t stream)
+{
+    EMU_RETURN_IF_STICKY();
+    if (!is_valid_stream(stream))
+        return record_error(cudaErrorInvalidResourceHandle);
+    return cudaFree(pointer);
+}
+
 extern "C" cudaError_t cudaMallocHost(void **pointer, size_t size)
 {
     EMU_RETURN_IF_STICKY();

@@ -8,15 +8,17 @@
  * one warp request, whatever order the lanes ran in. When the block ends,
  * every request is reduced to its sectors or passes and added to its
  * kernel's counts. */
-#include "emu_block.h"
-#include "emu_counters_internal.h"
-
+/* The standard headers first: the emulation's keyword macros (__noinline__
+ * and friends) would break newer libstdc++'s own attributes. */
 #include <algorithm>
 #include <cstring>
 #include <map>
 #include <string>
 #include <unordered_map>
 #include <vector>
+
+#include "emu_block.h"
+#include "emu_counters_internal.h"
 
 namespace emu {
 

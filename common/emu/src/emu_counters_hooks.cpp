@@ -4,9 +4,9 @@
  * (emu_counters.cpp), atomics are done as asked and not counted, the rest
  * does nothing. Only a file compiled for counting calls them, so only such
  * a program links this file. */
-#include "emu_counters_internal.h"
-
 #include <cstdint>
+
+#include "emu_counters_internal.h"
 
 #define EMU_PC ((std::uint64_t)__builtin_return_address(0))
 

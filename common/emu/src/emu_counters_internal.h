@@ -3,11 +3,11 @@
 #ifndef EMU_COUNTERS_INTERNAL_H
 #define EMU_COUNTERS_INTERNAL_H
 
-#include "emu/emu_counters.h"
-#include "emu_internal.h"
-
 #include <cstddef>
 #include <cstdint>
+
+#include "emu/emu_counters.h"
+#include "emu_internal.h"
 
 namespace emu {
 

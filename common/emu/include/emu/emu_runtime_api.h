@@ -269,6 +269,10 @@ cudaError_t cudaMalloc(void **pointer, size_t size);
 cudaError_t cudaMallocManaged(void **pointer, size_t size, unsigned int flags);
 cudaError_t cudaMallocPitch(void **pointer, size_t *pitch, size_t width, size_t height);
 cudaError_t cudaFree(void *pointer);
+/* Stream-ordered: every stream runs in order here, so the allocation is
+ * ready at once and the free happens when the stream reaches it. */
+cudaError_t cudaMallocAsync(void **pointer, size_t size, cudaStream_t stream);
+cudaError_t cudaFreeAsync(void *pointer, cudaStream_t stream);
 cudaError_t cudaMallocHost(void **pointer, size_t size);
 cudaError_t cudaHostAlloc(void **pointer, size_t size, unsigned int flags);
 cudaError_t cudaFreeHost(void *pointer);
@@ -309,6 +313,10 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const voi
 template <class T> cudaError_t cudaMalloc(T **pointer, size_t size)
 {
     return cudaMalloc(reinterpret_cast<void **>(pointer), size);
+}
+template <class T> cudaError_t cudaMallocAsync(T **pointer, size_t size, cudaStream_t stream)
+{
+    return cudaMallocAsync(reinterpret_cast<void **>(pointer), size, stream);
 }
 template <class T> cudaError_t cudaMallocHost(T **pointer, size_t size)
 {
