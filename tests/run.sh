@@ -902,7 +902,8 @@ emulation_tests() {
 # ------------------------------------------------------- make predict
 # Lab 03's questions (labs/03-transpose/trusted/predict.cu), answered for
 # the reference with the figures of the hardware's rules, once wrong, and
-# not at all: counts are only ever shown for answered questions.
+# not at all: counts are only ever shown for answered questions. Then labs
+# 01 and 04.
 predict_tests() {
     local dir=$OUT/predict out
     mkdir -p "$dir"
@@ -925,7 +926,23 @@ predict_tests() {
     out=$(make -s --no-print-directory predict LAB=03 BUILD="$BUILD" ANSWERS="$dir/skeleton.txt" </dev/null 2>&1)
     if [[ $out == *"2a  not measured"*"write it first"* ]]; then pass predict/the_skeleton_is_not_measured
     else fail predict/the_skeleton_is_not_measured "$(echo "$out" | head -c 300)"; fi
-    out=$(make -s --no-print-directory predict LAB=01 BUILD="$BUILD" ANSWERS="$dir/x.txt" </dev/null 2>&1)
+    # Labs 01 and 04: questions about the student's own launch are judged
+    # on a file built as the question describes, and not on another.
+    printf '1a = 4\n1b = 24\n2a = 4\n2b = 16\n3a = 1536\n3b = 0.75\n' >"$dir/01.txt"
+    out=$(make -s --no-print-directory predict LAB=01 BUILD="$BUILD" ANSWERS="$dir/01.txt" \
+        SUBMISSION=labs/01-vector-add/tests/correct/one_thread_per_element__fast.cu </dev/null 2>&1)
+    if [[ $out == *"6 of 6 answered, 6 right"* ]]; then pass predict/lab_01_counts_as_the_hardware_rules_say
+    else fail predict/lab_01_counts_as_the_hardware_rules_say "$(echo "$out" | grep -A1 -E 'missed|not m' | head -c 400)"; fi
+    out=$(make -s --no-print-directory predict LAB=01 BUILD="$BUILD" ANSWERS="$dir/01.txt" \
+        SUBMISSION=labs/01-vector-add/solution/vector_add.cu </dev/null 2>&1)
+    if [[ $out == *"1a  not measured"*"not the one the question describes"* ]]; then pass predict/another_design_is_not_judged
+    else fail predict/another_design_is_not_judged "$(echo "$out" | head -c 300)"; fi
+    printf '1a = 131072\n1b = 3\n2 = 9\n' >"$dir/04.txt"
+    out=$(make -s --no-print-directory predict LAB=04 BUILD="$BUILD" ANSWERS="$dir/04.txt" \
+        SUBMISSION=labs/04-reduction/tests/correct/recursive_levels__right.cu </dev/null 2>&1)
+    if [[ $out == *"3 of 3 answered, 3 right"* ]]; then pass predict/lab_04_counts_launches_and_barriers
+    else fail predict/lab_04_counts_launches_and_barriers "$(echo "$out" | grep -A1 -E 'missed|not m' | head -c 400)"; fi
+    out=$(make -s --no-print-directory predict LAB=02 BUILD="$BUILD" ANSWERS="$dir/x.txt" </dev/null 2>&1)
     if [ $? = 2 ] && [[ $out == *"has no predictions to check yet"* ]]; then pass predict/a_lab_without_questions_says_so
     else fail predict/a_lab_without_questions_says_so "$(echo "$out" | head -c 300)"; fi
 }

@@ -11,6 +11,7 @@
 /* The standard headers first: the emulation's keyword macros (__noinline__
  * and friends) would break newer libstdc++'s own attributes. */
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <string>
@@ -31,6 +32,12 @@ unsigned long long blocks_run_this_launch = 0;
 std::map<std::string, kernel_count> &kernels()
 {
     static std::map<std::string, kernel_count> all;
+    return all;
+}
+
+std::vector<launch_record> &launches()
+{
+    static std::vector<launch_record> all;
     return all;
 }
 
@@ -94,6 +101,15 @@ void counters_start(unsigned long long max_blocks)
     counting = true;
     block_limit = max_blocks;
     kernels().clear();
+    launches().clear();
+}
+
+int counters_launch_count() { return (int)launches().size(); }
+
+launch_record counters_launch_at(int i)
+{
+    launch_record none{};
+    return i >= 0 && i < (int)launches().size() ? launches()[(std::size_t)i] : none;
 }
 
 bool counters_of(const char *name, kernel_count *out)
@@ -133,6 +149,11 @@ void counters_launch(dim3 grid, dim3 block)
     k.blocks_launched += (unsigned long long)grid.x * grid.y * grid.z;
     k.grid[0] = grid.x, k.grid[1] = grid.y, k.grid[2] = grid.z;
     k.block[0] = block.x, k.block[1] = block.y, k.block[2] = block.z;
+    launch_record r{};
+    std::snprintf(r.kernel, sizeof r.kernel, "%s", current_kernel_name);
+    std::memcpy(r.grid, k.grid, sizeof r.grid);
+    std::memcpy(r.block, k.block, sizeof r.block);
+    launches().push_back(r);
     blocks_run_this_launch = 0;
 }
 

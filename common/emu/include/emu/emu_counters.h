@@ -34,6 +34,12 @@ struct kernel_count {
     memory_count global_load, global_store, shared_load, shared_store;
 };
 
+/* One launch, in the order they came. */
+struct launch_record {
+    char kernel[128];
+    unsigned int grid[3], block[3];
+};
+
 /* Start counting from zero; run at most max_blocks blocks of every launch
  * (0: all of them; the others are counted as launched, never run, so the
  * outputs are wrong: for measuring only). */
@@ -41,6 +47,9 @@ void counters_start(unsigned long long max_blocks);
 /* The counts of every launch of kernels whose name contains `name` (NULL:
  * every kernel), added up; false when none was launched. */
 bool counters_of(const char *name, kernel_count *out);
+/* How many launches since counters_start, and the i-th of them. */
+int counters_launch_count();
+launch_record counters_launch_at(int i);
 
 } // namespace emu
 
