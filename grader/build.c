@@ -500,6 +500,11 @@ int build_runner(const build_config *b, grade_ctx *g, char *runner,
     if (g->emulated) arg(&a, "g++");
     else arg(&a, "%s", b->nvcc);
     if (!g->emulated) arg(&a, "-arch=%s", b->arch);
+    /* Every symbol bound at start and the GOT made read-only before main:
+     * graded code shares the process, and a writable GOT entry of a C
+     * library call the runner's thread makes (write, say) would be a
+     * one-store way to run its code there (grader/SECURITY.md). */
+    arg(&a, g->emulated ? "-Wl,-z,relro,-z,now" : "-Xlinker=-z,relro,-z,now");
     arg(&a, "-o");
     arg(&a, "%s", runner);
     if (add_objects(&a, objects) == 0) {
