@@ -903,7 +903,7 @@ emulation_tests() {
 # Lab 03's questions (labs/03-transpose/trusted/predict.cu), answered for
 # the reference with the figures of the hardware's rules, once wrong, and
 # not at all: counts are only ever shown for answered questions. Then labs
-# 01 and 04.
+# 01, 04 and 08.
 predict_tests() {
     local dir=$OUT/predict out
     mkdir -p "$dir"
@@ -942,6 +942,10 @@ predict_tests() {
         SUBMISSION=labs/04-reduction/tests/correct/recursive_levels__right.cu </dev/null 2>&1)
     if [[ $out == *"3 of 3 answered, 3 right"* ]]; then pass predict/lab_04_counts_launches_and_barriers
     else fail predict/lab_04_counts_launches_and_barriers "$(echo "$out" | grep -A1 -E 'missed|not m' | head -c 400)"; fi
+    printf '3 = 65536\n4a = 16\n4b = 0.25\n' >"$dir/08.txt"
+    out=$(make -s --no-print-directory predict LAB=08 BUILD="$BUILD" ANSWERS="$dir/08.txt" </dev/null 2>&1)
+    if [[ $out == *"3 of 3 answered, 3 right"* ]]; then pass predict/lab_08_counts_grid_and_strided_sectors
+    else fail predict/lab_08_counts_grid_and_strided_sectors "$(echo "$out" | grep -A1 -E 'missed|not m' | head -c 400)"; fi
     out=$(make -s --no-print-directory predict LAB=02 BUILD="$BUILD" ANSWERS="$dir/x.txt" </dev/null 2>&1)
     if [ $? = 2 ] && [[ $out == *"has no predictions to check yet"* ]]; then pass predict/a_lab_without_questions_says_so
     else fail predict/a_lab_without_questions_says_so "$(echo "$out" | head -c 300)"; fi
