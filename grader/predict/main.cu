@@ -50,6 +50,36 @@ bool predict_call(predict_who who, const std::int64_t *dims, unsigned long long 
     return true;
 }
 
+bool predict_first_launch(predict_who who, const std::int64_t *dims, unsigned long long max_blocks,
+                          unsigned long long *blocks, unsigned long long *threads, char *why,
+                          std::size_t size)
+{
+    emu::kernel_count k;
+    if (!predict_call(who, dims, max_blocks, &k, why, size)) return false;
+    emu::launch_record r = emu::counters_launch_at(0);
+    *blocks = (unsigned long long)r.grid[0] * r.grid[1] * r.grid[2];
+    *threads = (unsigned long long)r.block[0] * r.block[1] * r.block[2];
+    return true;
+}
+
+bool predict_probe(const char *kernel, void (*launch)(void *in, void *out), emu::kernel_count *k,
+                   char *why, std::size_t size)
+{
+    const std::size_t bytes = 1 << 20;
+    void *in = nullptr, *out = nullptr;
+    bool ok = cudaMalloc(&in, bytes) == cudaSuccess && cudaMalloc(&out, bytes) == cudaSuccess &&
+              cudaMemset(in, 0, bytes) == cudaSuccess;
+    if (ok) {
+        emu::counters_start(0);
+        launch(in, out);
+        ok = cudaDeviceSynchronize() == cudaSuccess && emu::counters_of(kernel, k);
+    }
+    cudaFree(in);
+    cudaFree(out);
+    if (!ok) std::snprintf(why, size, "the emulation could not run %s", kernel);
+    return ok;
+}
+
 namespace {
 
 struct answer {

@@ -37,4 +37,17 @@ enum predict_who { PREDICT_BASELINE, PREDICT_SUBMISSION };
 bool predict_call(predict_who who, const std::int64_t *dims, unsigned long long max_blocks,
                   emu::kernel_count *k, char *why, std::size_t size);
 
+/* predict_call, then the grid of its first launch: *blocks blocks of
+ * *threads threads. */
+bool predict_first_launch(predict_who who, const std::int64_t *dims, unsigned long long max_blocks,
+                          unsigned long long *blocks, unsigned long long *threads, char *why,
+                          std::size_t size);
+
+/* A kernel of the question file that shows one effect: launch(in, out)
+ * launches it on two buffers of zeros (1 MiB each), counting; *k gets the
+ * counts of the kernels whose name holds `kernel`. False, with why, when
+ * it did not run. */
+bool predict_probe(const char *kernel, void (*launch)(void *in, void *out), emu::kernel_count *k,
+                   char *why, std::size_t size);
+
 #endif

@@ -4,7 +4,9 @@
 # spec, and the student's file, all for the CPU emulation, the CUDA files
 # with GCC's -fsanitize=thread hooks, which the emulation counts with) and
 # runs it on the answers file. Run by `make predict`, which sets BUILD,
-# EMU_BUILD, CXX, CC and EMU_CXXFLAGS.
+# EMU_BUILD, CXX, CC and EMU_CXXFLAGS. The file runs as a plain program,
+# without the grader's sandbox: a student's tool for their own file, never
+# for grading someone else's (grader/SECURITY.md).
 set -uo pipefail
 lab=$1 submission=$2 answers=$3
 dir=labs/$lab

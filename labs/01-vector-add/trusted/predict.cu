@@ -13,18 +13,15 @@ const std::int64_t RIGHT_N[1] = {1000}, SMALL[1] = {1 << 16};
 
 /* The student's first launch at n = 1000, when it is the one question 1
  * describes: 256-thread blocks, one element per thread. */
-bool launch_as_asked(emu::launch_record *r, char *note, std::size_t size)
+bool launch_as_asked(unsigned long long *blocks, char *note, std::size_t size)
 {
-    emu::kernel_count k;
-    if (!predict_call(PREDICT_SUBMISSION, RIGHT_N, 0, &k, note, size)) return false;
-    *r = emu::counters_launch_at(0);
-    unsigned long long blocks = (unsigned long long)r->grid[0] * r->grid[1] * r->grid[2];
-    unsigned long long threads = (unsigned long long)r->block[0] * r->block[1] * r->block[2];
-    if (threads != 256 || blocks * threads < 1000 || blocks * threads >= 1000 + threads) {
+    unsigned long long threads = 0;
+    if (!predict_first_launch(PREDICT_SUBMISSION, RIGHT_N, 0, blocks, &threads, note, size)) return false;
+    if (threads != 256 || *blocks * threads < 1000 || *blocks * threads >= 1000 + threads) {
         std::snprintf(note, size,
                       "your launch at n = 1000 is %llu block%s of %llu threads, not the one the question "
                       "describes (256-thread blocks, one element per thread)",
-                      blocks, blocks == 1 ? "" : "s", threads);
+                      *blocks, *blocks == 1 ? "" : "s", threads);
         return false;
     }
     return true;
@@ -32,18 +29,18 @@ bool launch_as_asked(emu::launch_record *r, char *note, std::size_t size)
 
 bool your_blocks(double *value, char *note, std::size_t size)
 {
-    emu::launch_record r;
-    if (!launch_as_asked(&r, note, size)) return false;
-    *value = (double)r.grid[0] * r.grid[1] * r.grid[2];
+    unsigned long long blocks;
+    if (!launch_as_asked(&blocks, note, size)) return false;
+    *value = (double)blocks;
     std::snprintf(note, size, "(blocks of your launch at n = 1000)");
     return true;
 }
 
 bool your_idle_threads(double *value, char *note, std::size_t size)
 {
-    emu::launch_record r;
-    if (!launch_as_asked(&r, note, size)) return false;
-    *value = (double)r.grid[0] * r.grid[1] * r.grid[2] * 256.0 - 1000.0;
+    unsigned long long blocks;
+    if (!launch_as_asked(&blocks, note, size)) return false;
+    *value = (double)blocks * 256.0 - 1000.0;
     std::snprintf(note, size, "(threads your launch starts at n = 1000, less 1000)");
     return true;
 }
@@ -66,25 +63,12 @@ __global__ void load_float4s(const float4 *in, float *out)
     out[i] = v.w;
 }
 
+void launch_float4s(void *in, void *out) { load_float4s<<<4, 256>>>((const float4 *)in, (float *)out); }
+
 bool float4_load_sectors(double *value, char *note, std::size_t size)
 {
-    float4 *in = nullptr;
-    float *out = nullptr;
-    if (cudaMalloc(&in, 1024 * sizeof(float4)) != cudaSuccess || cudaMalloc(&out, 1024 * sizeof(float)) != cudaSuccess ||
-        cudaMemset(in, 0, 1024 * sizeof(float4)) != cudaSuccess) {
-        std::snprintf(note, size, "the emulation could not allocate");
-        return false;
-    }
-    emu::counters_start(0);
-    load_float4s<<<4, 256>>>(in, out);
-    cudaError_t e = cudaDeviceSynchronize();
-    cudaFree(in);
-    cudaFree(out);
     emu::kernel_count k;
-    if (e != cudaSuccess || !emu::counters_of("load_float4s", &k) || k.global_load.requests == 0) {
-        std::snprintf(note, size, "the float4 kernel did not run");
-        return false;
-    }
+    if (!predict_probe("load_float4s", launch_float4s, &k, note, size) || k.global_load.requests == 0) return false;
     *value = (double)k.global_load.sectors / (double)k.global_load.requests;
     std::snprintf(note, size, "(sectors per request of a warp's float4 load)");
     return true;

@@ -67,22 +67,13 @@ template <int W> __global__ void read_a_column(float *out)
     out[threadIdx.x] = tile[threadIdx.x][0];
 }
 
+template <int W> void launch_column(void *, void *out) { read_a_column<W><<<1, 32>>>((float *)out); }
+
 template <int W> bool column_passes(double *value, char *note, std::size_t size)
 {
-    float *out = nullptr;
-    if (cudaMalloc(&out, 32 * sizeof(float)) != cudaSuccess) {
-        std::snprintf(note, size, "the emulation could not allocate");
-        return false;
-    }
-    emu::counters_start(0);
-    read_a_column<W><<<1, 32>>>(out);
-    cudaError_t e = cudaDeviceSynchronize();
-    cudaFree(out);
     emu::kernel_count k;
-    if (e != cudaSuccess || !emu::counters_of("read_a_column", &k) || k.shared_load.requests == 0) {
-        std::snprintf(note, size, "the column kernel did not run");
+    if (!predict_probe("read_a_column", launch_column<W>, &k, note, size) || k.shared_load.requests == 0)
         return false;
-    }
     *value = (double)k.shared_load.wavefronts / (double)k.shared_load.requests;
     std::snprintf(note, size, "(passes for one warp's read of a column of float[32][%d])", W);
     return true;

@@ -16,11 +16,8 @@ const std::int64_t TIMED[1] = {1 << 26}, SMALL[1] = {1 << 16};
  * 256-thread blocks, two elements per thread. */
 bool launches_as_asked(char *note, std::size_t size)
 {
-    emu::kernel_count k;
-    if (!predict_call(PREDICT_SUBMISSION, TIMED, 2, &k, note, size)) return false;
-    emu::launch_record r = emu::counters_launch_at(0);
-    unsigned long long blocks = (unsigned long long)r.grid[0] * r.grid[1] * r.grid[2];
-    unsigned long long threads = (unsigned long long)r.block[0] * r.block[1] * r.block[2];
+    unsigned long long blocks = 0, threads = 0;
+    if (!predict_first_launch(PREDICT_SUBMISSION, TIMED, 2, &blocks, &threads, note, size)) return false;
     unsigned long long covered = blocks * threads * 2, n = 1ull << 26;
     if (threads != 256 || covered < n || covered >= n + 2 * threads) {
         std::snprintf(note, size,

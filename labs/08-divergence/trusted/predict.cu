@@ -30,24 +30,13 @@ __global__ void load_every_fourth(const float *in, float *out)
     out[i] = in[4 * i];
 }
 
+void launch_every_fourth(void *in, void *out) { load_every_fourth<<<4, 256>>>((const float *)in, (float *)out); }
+
 bool strided_load(emu::memory_count *m, char *note, std::size_t size)
 {
-    float *in = nullptr, *out = nullptr;
-    if (cudaMalloc(&in, 4096 * sizeof(float)) != cudaSuccess || cudaMalloc(&out, 1024 * sizeof(float)) != cudaSuccess ||
-        cudaMemset(in, 0, 4096 * sizeof(float)) != cudaSuccess) {
-        std::snprintf(note, size, "the emulation could not allocate");
-        return false;
-    }
-    emu::counters_start(0);
-    load_every_fourth<<<4, 256>>>(in, out);
-    cudaError_t e = cudaDeviceSynchronize();
-    cudaFree(in);
-    cudaFree(out);
     emu::kernel_count k;
-    if (e != cudaSuccess || !emu::counters_of("load_every_fourth", &k) || k.global_load.sectors == 0) {
-        std::snprintf(note, size, "the strided kernel did not run");
+    if (!predict_probe("load_every_fourth", launch_every_fourth, &k, note, size) || k.global_load.sectors == 0)
         return false;
-    }
     *m = k.global_load;
     return true;
 }
