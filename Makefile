@@ -54,7 +54,7 @@ GRADE_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(GRADE_SRCS)) $(patsubst %.c,$(OBJ)/%.o
 # What the runner is linked from, besides the submission.
 RUNNER_SRCS := $(wildcard grader/runner/*.cu)
 
-.PHONY: all grade ladder predict grade-command grader-command test bench-grader solutions clean check-lab help FORCE
+.PHONY: all grade ladder predict counts grade-command grader-command test bench-grader solutions clean check-lab help FORCE
 
 # The comment blocks that start with "#   make": the commands and their variables.
 help:
@@ -191,6 +191,14 @@ predict: check-lab $(EMU_BUILD)/.built
 	  bash grader/predict/predict.sh $(LAB_ID) \
 	  '$(or $(SUBMISSION),labs/$(LAB_ID)/$(notdir $(firstword $(wildcard labs/$(LAB_ID)/*.cu))))' \
 	  '$(or $(ANSWERS),labs/$(LAB_ID)/my_predictions.txt)'
+
+# Your kernels at the lab's largest work size, as a GPU's counters would see
+# them (sectors per request, bank conflicts, barriers), on the CPU.
+#   make counts LAB=NN [SUBMISSION=file.cu]
+counts: check-lab $(EMU_BUILD)/.built
+	@BUILD=$(BUILD) EMU_BUILD=$(EMU_BUILD) CXX=$(CXX) CC=$(CC) EMU_CXXFLAGS='$(EMU_CXXFLAGS)' \
+	  bash grader/predict/predict.sh $(LAB_ID) \
+	  '$(or $(SUBMISSION),labs/$(LAB_ID)/$(notdir $(firstword $(wildcard labs/$(LAB_ID)/*.cu))))' --counts
 
 grade-command: check-lab $(LAB_DEPS)
 	@echo "$(GRADE_CMD)"

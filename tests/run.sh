@@ -946,6 +946,19 @@ predict_tests() {
     out=$(make -s --no-print-directory predict LAB=08 BUILD="$BUILD" ANSWERS="$dir/08.txt" </dev/null 2>&1)
     if [[ $out == *"3 of 3 answered, 3 right"* ]]; then pass predict/lab_08_counts_grid_and_strided_sectors
     else fail predict/lab_08_counts_grid_and_strided_sectors "$(echo "$out" | grep -A1 -E 'missed|not m' | head -c 400)"; fi
+    # make counts: the naive transpose's strided stores against the
+    # reference's, as the lesson says they differ.
+    out=$(make -s --no-print-directory counts LAB=03 BUILD="$BUILD" \
+        SUBMISSION=labs/03-transpose/tests/wrong/naive__fast.cu </dev/null 2>&1)
+    if echo "$out" | grep -qE 'global stores +32.0 sectors per request, +12.5% of their bytes used'
+    then pass predict/counts_show_the_naive_transposes_strided_stores
+    else fail predict/counts_show_the_naive_transposes_strided_stores "$(echo "$out" | head -c 400)"; fi
+    out=$(make -s --no-print-directory counts LAB=03 BUILD="$BUILD" \
+        SUBMISSION=labs/03-transpose/solution/transpose.cu </dev/null 2>&1)
+    if echo "$out" | grep -qE 'global stores +4.0 sectors per request, 100.0% of their bytes used' &&
+        echo "$out" | grep -qE 'shared loads +1.0 passes per request \(no bank conflict\)'
+    then pass predict/counts_show_the_references_coalesced_stores
+    else fail predict/counts_show_the_references_coalesced_stores "$(echo "$out" | head -c 400)"; fi
     out=$(make -s --no-print-directory predict LAB=02 BUILD="$BUILD" ANSWERS="$dir/x.txt" </dev/null 2>&1)
     if [ $? = 2 ] && [[ $out == *"has no predictions to check yet"* ]]; then pass predict/a_lab_without_questions_says_so
     else fail predict/a_lab_without_questions_says_so "$(echo "$out" | head -c 300)"; fi

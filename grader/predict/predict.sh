@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# predict.sh LAB_ID SUBMISSION ANSWERS: builds make predict's program for a
+# predict.sh LAB_ID SUBMISSION ANSWERS|--counts: builds make predict's program for a
 # lab (grader/predict/main.cu, the lab's trusted/predict.cu and lab.cu, its
 # spec, and the student's file, all for the CPU emulation, the CUDA files
 # with GCC's -fsanitize=thread hooks, which the emulation counts with) and
@@ -10,12 +10,19 @@
 set -uo pipefail
 lab=$1 submission=$2 answers=$3
 dir=labs/$lab
-if [ ! -f "$dir/trusted/predict.cu" ]; then
+# make counts: every lab, with no questions of its own if it has none.
+questions=$dir/trusted/predict.cu
+tool="make predict"
+if [ "$answers" = --counts ]; then
+    tool="make counts"
+    [ -f "$questions" ] || questions=grader/predict/no_questions.cu
+fi
+if [ ! -f "$questions" ]; then
     echo "make predict: lab $lab has no predictions to check yet (its README's questions say how to measure them)" >&2
     exit 2
 fi
 if [ ! -f "$submission" ]; then
-    echo "make predict: no file $submission (SUBMISSION= names your .cu file)" >&2
+    echo "$tool: no file $submission (SUBMISSION= names your .cu file)" >&2
     exit 2
 fi
 out=$BUILD/predict/$lab
@@ -29,18 +36,18 @@ compile_cu() { # source object
             -c "$2.cpp" -o "$2" >>"$log" 2>&1
 }
 if ! compile_cu "$submission" "$out/submission.o"; then
-    echo "make predict: $submission does not build for the CPU emulation:" >&2
+    echo "$tool: $submission does not build for the CPU emulation:" >&2
     grep -m 5 -E 'error' "$log" >&2
     exit 2
 fi
 compile_cu grader/predict/main.cu "$out/main.o" &&
-    compile_cu "$dir/trusted/predict.cu" "$out/questions.o" &&
+    compile_cu "$questions" "$out/questions.o" &&
     compile_cu "$dir/trusted/lab.cu" "$out/lab.o" &&
     $CC -std=c11 -O2 -Igrader -c "$dir/trusted/spec.c" -o "$out/spec.o" >>"$log" 2>&1 &&
     $CC -std=c11 -O2 -Igrader -c grader/lab_spec.c -o "$out/lab_spec.o" >>"$log" 2>&1 &&
     $CXX "$out"/{main,questions,lab,submission,spec,lab_spec}.o "$EMU_BUILD/libcudaemu.a" -lm -lpthread \
         -o "$out/predict" >>"$log" 2>&1 || {
-    echo "make predict: building the measuring program failed (see $log):" >&2
+    echo "$tool: building the measuring program failed (see $log):" >&2
     grep -m 5 -E 'error|undefined' "$log" >&2
     exit 2
 }

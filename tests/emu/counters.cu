@@ -11,6 +11,8 @@
 __global__ void consecutive_floats(const float *in, float *out) { out[threadIdx.x] = in[threadIdx.x]; }
 __global__ void floats_a_row_apart(const float *in, float *out) { out[threadIdx.x] = in[threadIdx.x * 1024]; }
 __global__ void consecutive_float4s(const float4 *in, float4 *out) { out[threadIdx.x] = in[threadIdx.x]; }
+/* The CPU copies a float4 as four floats; the GPU in one request. */
+__global__ void float4_copies(const float4 *in, float4 *out) { out[threadIdx.x] = in[threadIdx.x]; }
 __global__ void one_float_for_all(const float *in, float *out) { out[threadIdx.x] = in[0]; }
 __global__ void half_a_warp(const float *in, float *out)
 {
@@ -65,6 +67,7 @@ int main()
     consecutive_floats<<<1, 32>>>(in, out);
     floats_a_row_apart<<<1, 32>>>(in, out);
     consecutive_float4s<<<1, 32>>>((const float4 *)in, (float4 *)out);
+    float4_copies<<<1, 32>>>((const float4 *)in, (float4 *)out);
     one_float_for_all<<<1, 32>>>(in, out);
     half_a_warp<<<1, 32>>>(in, out);
     four_loads_each<<<1, 64>>>(in, out);
@@ -75,17 +78,25 @@ int main()
     cudaDeviceSynchronize();
 
     double got;
+    emu::kernel_count k;
     got = per_request(counted("consecutive_floats").global_load, false);
     report("counters_32_consecutive_floats_touch_4_sectors", got == 4, "%g", got);
     got = per_request(counted("floats_a_row_apart").global_load, false);
     report("counters_32_floats_a_row_apart_touch_32_sectors", got == 32, "%g", got);
     got = per_request(counted("consecutive_float4s").global_load, false);
     report("counters_32_consecutive_float4s_touch_16_sectors", got == 16, "%g", got);
+    k = counted("float4_copies");
+    report("counters_a_float4_copy_is_one_request_of_16_sectors",
+           k.global_load.requests == 1 && k.global_load.sectors == 16 && k.global_load.bytes == 512 &&
+               k.global_store.requests == 1 && k.global_store.sectors == 16,
+           "%llu load requests of %llu sectors and %llu bytes, %llu store requests of %llu sectors",
+           k.global_load.requests, k.global_load.sectors, k.global_load.bytes, k.global_store.requests,
+           k.global_store.sectors);
     got = per_request(counted("one_float_for_all").global_load, false);
     report("counters_one_address_for_the_warp_is_1_sector", got == 1, "%g", got);
     got = per_request(counted("half_a_warp").global_load, false);
     report("counters_16_active_lanes_touch_2_sectors", got == 2, "%g", got);
-    emu::kernel_count k = counted("four_loads_each");
+    k = counted("four_loads_each");
     report("counters_a_request_per_warp_and_load", k.global_load.requests == 8 && k.global_store.requests == 2,
            "%llu load and %llu store requests, wanted 8 and 2", k.global_load.requests, k.global_store.requests);
     got = per_request(counted("shared_column<32>").shared_load, true);

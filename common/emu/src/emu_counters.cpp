@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <iterator>
 #include <map>
 #include <string>
 #include <unordered_map>
@@ -61,15 +62,51 @@ struct request_hash {
 };
 
 /* The block being run: every request's units (global: sector numbers;
- * shared: word numbers) and bytes, and each thread's count of each
+ * shared: word numbers) and the bytes its lanes asked for (each
+ * [start, end), lanes that share bytes counted once), and each thread's count of each
  * instruction. */
 struct request_units {
     std::vector<std::uint64_t> units;
-    unsigned long long bytes = 0;
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> bytes;
 };
+
+/* Bytes covered by the ranges, each once. */
+unsigned long long distinct_bytes(std::vector<std::pair<std::uint64_t, std::uint64_t>> &ranges)
+{
+    std::sort(ranges.begin(), ranges.end());
+    unsigned long long total = 0;
+    std::uint64_t reached = 0;
+    for (const auto &r : ranges) {
+        std::uint64_t from = r.first > reached ? r.first : reached;
+        if (r.second > from) total += r.second - from;
+        if (r.second > reached) reached = r.second;
+    }
+    return total;
+}
 std::unordered_map<request_key, request_units, request_hash> requests;
 std::unordered_map<std::uint64_t, std::uint32_t> executed; /* (thread, pc) -> times */
 unsigned long long block_barriers = 0;
+
+/* The CPU splits a vector access (a float4) into scalar ones, one after
+ * the other; the GPU makes one. So an access that continues the thread's
+ * previous one (the next bytes, same direction, nothing between) joins its
+ * request while the whole stays an aligned 16 bytes or less. Two scalar
+ * accesses of neighbouring elements in a row join too, as nvcc may make
+ * them one. A barrier ends every thread's run. */
+struct last_access {
+    request_key key;
+    std::uint64_t start, end;
+    bool valid;
+};
+std::unordered_map<std::uint64_t, last_access> previous; /* thread -> its last access */
+
+bool continues(const last_access &l, std::uint64_t address, std::size_t size, bool store, bool shared)
+{
+    std::uint64_t total = l.end - l.start + size, span = 1;
+    while (span < total) span *= 2; /* the vector it would be: 4, 8 or 16 bytes */
+    return l.valid && l.key.store == store && l.key.shared == shared && address == l.end && total <= 16 &&
+           l.start % span == 0;
+}
 
 kernel_count &current_kernel() { return kernels()[current_kernel_name]; }
 
@@ -81,7 +118,7 @@ void add_request(const request_key &key, request_units &request, kernel_count &k
     memory_count &m = key.shared ? (key.store ? k.shared_store : k.shared_load)
                                  : (key.store ? k.global_store : k.global_load);
     m.requests++;
-    m.bytes += request.bytes;
+    m.bytes += distinct_bytes(request.bytes);
     if (!key.shared) {
         m.sectors += units.size();
         return;
@@ -102,6 +139,18 @@ void counters_start(unsigned long long max_blocks)
     block_limit = max_blocks;
     kernels().clear();
     launches().clear();
+}
+
+int counters_kernel_count() { return (int)kernels().size(); }
+
+bool counters_kernel_at(int i, char *name, unsigned long size, kernel_count *out)
+{
+    if (i < 0 || i >= (int)kernels().size())
+        return false;
+    auto entry = std::next(kernels().begin(), i);
+    std::snprintf(name, size, "%s", entry->first.c_str());
+    *out = entry->second;
+    return true;
 }
 
 int counters_launch_count() { return (int)launches().size(); }
@@ -168,12 +217,14 @@ void counters_block_begin()
         return;
     requests.clear();
     executed.clear();
+    previous.clear();
     block_barriers = 0;
 }
 
 void counters_barrier()
 {
     block_barriers++;
+    previous.clear();
 }
 
 void counters_block_end(unsigned int threads)
@@ -203,15 +254,22 @@ void counters_access(const void *address, std::size_t size, bool store, std::uin
     if (!shared && region->kind != region_kind::device)
         return;
     std::uint64_t thread = (std::uint64_t)(block->current - block->threads);
-    std::uint32_t occurrence = executed[thread << 48 ^ pc]++;
-    request_key key{pc, occurrence, (std::uint16_t)block->current->warp, store, shared};
-    request_units &request = requests[key];
-    request.bytes += size;
-    std::vector<std::uint64_t> &units = request.units;
     std::uint64_t first = (std::uint64_t)address, last = first + size - 1;
+    last_access &l = previous[thread];
+    request_key key;
+    if (continues(l, first, size, store, shared)) {
+        key = l.key;
+        l.end += size;
+    } else {
+        std::uint32_t occurrence = executed[thread << 48 ^ pc]++;
+        key = request_key{pc, occurrence, (std::uint16_t)block->current->warp, store, shared};
+        l = last_access{key, first, first + size, true};
+    }
+    request_units &request = requests[key];
+    request.bytes.emplace_back(first, first + size);
     unsigned int unit = shared ? 4 : 32;
     for (std::uint64_t u = first / unit; u <= last / unit; ++u)
-        units.push_back(u);
+        request.units.push_back(u);
 }
 
 } // namespace emu

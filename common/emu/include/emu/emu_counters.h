@@ -20,7 +20,7 @@ namespace emu {
 
 struct memory_count {
     unsigned long long requests;
-    unsigned long long bytes;     /* moved by all lanes, summed over requests */
+    unsigned long long bytes;     /* asked for by the lanes (shared bytes once), summed over requests */
     unsigned long long sectors;   /* global: distinct 32-byte sectors, summed over requests */
     unsigned long long wavefronts; /* shared: passes, summed over requests */
 };
@@ -47,6 +47,10 @@ void counters_start(unsigned long long max_blocks);
 /* The counts of every launch of kernels whose name contains `name` (NULL:
  * every kernel), added up; false when none was launched. */
 bool counters_of(const char *name, kernel_count *out);
+/* How many kernels were launched since counters_start, and the i-th of
+ * them (by name) with its counts; false past the end. */
+int counters_kernel_count();
+bool counters_kernel_at(int i, char *name, unsigned long size, kernel_count *out);
 /* How many launches since counters_start, and the i-th of them. */
 int counters_launch_count();
 launch_record counters_launch_at(int i);
