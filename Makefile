@@ -170,14 +170,14 @@ GRADE_CMD = $(GRADER) $(EMU_ARGS) --lab $(LAB_ID) --stage $(STAGE) $(if $(filter
 	$(if $(SEED),--seed $(SEED)) $(if $(KEEP),--keep) $(if $(LADDER),--ladder) \
 	$(if $(BUILD_ONLY),--build-only)
 
-# make can only exit 0 or 2; ./grade takes the same arguments and keeps the
-# grader's exit codes (0 passed, 1 failed, 2 usage error or no verdict, 3 no GPU).
+# ./grade takes the same arguments and keeps the grader's exit codes (0
+# passed, 1 failed, 2 usage error or no verdict, 3 no GPU): scripts use it.
+# make grade ends without make's own error line once the grader has given
+# its verdict (0, 1 or 3): the verdict is the last line printed.
 LAB_DEPS = $(BUILD)/grade $(BUILD)/probe $(TRUSTED)/$(LAB_ID)/.built $(EMU_TRUSTED)/$(LAB_ID)/.built
 
-# Exit 3 (no GPU for fast, everything that could run passed) is not a
-# failure to make: the verdict line says what is missing. ./grade keeps 3.
 grade: check-lab $(LAB_DEPS)
-	@$(GRADE_CMD) || { rc=$$?; [ $$rc -eq 3 ] || exit $$rc; }
+	@$(GRADE_CMD) || { rc=$$?; [ $$rc -eq 1 ] || [ $$rc -eq 3 ] || exit $$rc; }
 
 # Check and time every rung of labs/NN-name/solution/ladder.cu in one run.
 ladder: check-lab $(LAB_DEPS)

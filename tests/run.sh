@@ -317,6 +317,17 @@ EOF
     fi
     chmod 644 "$bad/syntax_error.cu" 2>/dev/null
     cli_case make_unknown_lab 2 "no lab called 'nope'" -- make --no-print-directory grade LAB=nope
+    # A failing file: the verdict is the last line, with no make error after it.
+    local failing=$OUT/cli-failing.cu
+    printf 'extern "C" int vector_add(const float *, const float *, float *, int, void *) { return 0; }\n' >"$failing"
+    make --no-print-directory grade LAB=01 STAGE=work EMU=1 SUBMISSION="$failing" >"$OUT/cli-make-fail.log" 2>&1
+    local code=$?
+    if [ "$code" = 0 ] && tail -n 1 "$OUT/cli-make-fail.log" | grep -q '^time:' &&
+        grep -q '^verdict: FAIL' "$OUT/cli-make-fail.log" && ! grep -q 'make: \*\*\*' "$OUT/cli-make-fail.log"; then
+        pass cli/make_grade_ends_with_the_verdict
+    else
+        fail cli/make_grade_ends_with_the_verdict "exit $code: $(tail -n 2 "$OUT/cli-make-fail.log" | tr '\n' ' ')"
+    fi
     cli_case wrapper_keeps_exit_code 2 "STAGE must be" -- ./grade LAB=01 STAGE=quick
     cli_case emu_forced_stage_right 0 "right PASS .*\[emulated on the CPU\]" -- \
         ./grade LAB=01 SUBMISSION=labs/01-vector-add/solution/vector_add.cu STAGE=right EMU=1
