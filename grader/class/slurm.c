@@ -201,6 +201,15 @@ int slurm_main(int argc, char **argv)
     char script[4200];
     if (o.script) snprintf(script, sizeof script, "%s", o.script);
     else snprintf(script, sizeof script, "%s/grade-%s.sbatch", out, lab_id);
+    /* Slurm opens each task's log (#SBATCH --output, in the tasks folder)
+     * before the script runs: the folder must exist at submission. */
+    char tasks_dir[4200];
+    snprintf(tasks_dir, sizeof tasks_dir, "%s/tasks", out);
+    if (sto_make_dir(tasks_dir) != 0) {
+        fprintf(stderr, "class slurm: cannot make %s: %s\n", tasks_dir, strerror(errno));
+        sb_free(&grader);
+        return CLS_EXIT_USAGE;
+    }
     FILE *f = fopen(script, "w");
     if (!f) {
         fprintf(stderr, "class slurm: cannot write %s: %s\n", script, strerror(errno));

@@ -301,6 +301,99 @@ parallel_tests() {
     unset STUB_LOG STUB_LOCKS
 }
 
+# ------------------------------------------------------------ a real Slurm
+# The job script submitted for real to a one-node Slurm started here:
+# munged, slurmctld and slurmd from Debian's slurm-wlm (apt install
+# slurm-wlm), three "GPUs" that are device files, the stub grader. Skipped
+# when Slurm is not installed, or without root (slurmd starts jobs).
+real_slurm_tests() {
+    local tool
+    for tool in munged slurmctld slurmd sbatch sinfo scontrol; do
+        if ! command -v "$tool" >/dev/null; then
+            skip slurm/real_cluster "no $tool (Debian: apt install slurm-wlm)"
+            return
+        fi
+    done
+    if [ "$(id -u)" != 0 ]; then
+        skip slurm/real_cluster "slurmd needs root to start jobs"
+        return
+    fi
+    local R H port i
+    R=$(cd "$T" && pwd)/real-slurm H=$(hostname -s) port=$((20000 + $$ % 20000))
+    rm -rf "$R" && mkdir -p "$R/state" "$R/spool" "$R/log" "$R/subs"
+    head -c 1024 /dev/urandom >"$R/munge.key" && chmod 400 "$R/munge.key"
+    cat >"$R/slurm.conf" <<CONF
+ClusterName=cudalabtest
+SlurmctldHost=$H
+SlurmUser=root
+SlurmctldPort=$port
+SlurmdPort=$((port + 1))
+AuthType=auth/munge
+AuthInfo=socket=$R/munge.sock
+CredType=cred/munge
+StateSaveLocation=$R/state
+SlurmdSpoolDir=$R/spool
+SlurmctldPidFile=$R/slurmctld.pid
+SlurmdPidFile=$R/slurmd.pid
+SlurmctldLogFile=$R/log/slurmctld.log
+SlurmdLogFile=$R/log/slurmd.log
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+SchedulerType=sched/builtin
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+ReturnToService=2
+MpiDefault=none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+GresTypes=gpu
+NodeName=$H CPUs=$(nproc) RealMemory=1000 Gres=gpu:3 State=UNKNOWN
+PartitionName=test Nodes=ALL Default=YES MaxTime=INFINITE State=UP
+CONF
+    printf 'AutoDetect=off\nNodeName=%s Name=gpu File=/dev/null\nNodeName=%s Name=gpu File=/dev/zero\nNodeName=%s Name=gpu File=/dev/full\n' \
+        "$H" "$H" "$H" >"$R/gres.conf"
+    local stop="kill \$(cat '$R/slurmd.pid' '$R/slurmctld.pid' '$R/munged.pid' 2>/dev/null) 2>/dev/null"
+    (
+        export SLURM_CONF=$R/slurm.conf
+        munged --force --key-file="$R/munge.key" --socket="$R/munge.sock" --pid-file="$R/munged.pid" \
+            --log-file="$R/munged.log" --seed-file="$R/munged.seed" &&
+            slurmctld -f "$R/slurm.conf" && sleep 1 && slurmd -f "$R/slurm.conf" || exit 3
+        for i in $(seq 40); do
+            sinfo -h -o %T 2>/dev/null | grep -qx idle && break
+            scontrol update nodename="$H" state=resume >/dev/null 2>&1
+            sleep 0.5
+        done
+        sinfo -h -o %T 2>/dev/null | grep -qx idle || exit 4
+        for i in 1 2 3 4 5; do stub_student "$R/subs/s$i.cu" "pass"; done
+        "$CLASS" slurm --lab 01 --submissions "$R/subs" --out "$R/out" --chunk 2 --cpus 1 --grader-cmd "$STUB" \
+            >"$R/gen.log" 2>&1 || exit 5
+        timeout 120 sbatch --wait "$R/out/grade-01-vector-add.sbatch" >"$R/sbatch.log" 2>&1 || exit 6
+        "$CLASS" merge --out "$R/out" "$R/out"/tasks/task-* >"$R/merge.log" 2>&1 || exit 7
+    ) >"$R/run.log" 2>&1
+    local code=$?
+    eval "$stop"
+    local why
+    case $code in
+    0) why= ;;
+    3) why="the daemons did not start: $(tail -n 1 "$R/log/slurmd.log" 2>/dev/null)" ;;
+    4) why="the node never became idle: $(scontrol -f "$R/slurm.conf" show node "$H" 2>/dev/null | grep -o 'Reason=.*')" ;;
+    5) why="class slurm failed: $(tail -n 1 "$R/gen.log")" ;;
+    6) why="the job failed: $(tail -n 2 "$R/sbatch.log" | tr '\n' ' ') $(cat "$R/out"/tasks/slurm-*.log 2>/dev/null | tail -n 2 | tr '\n' ' ')" ;;
+    *) why="the merge failed: $(tail -n 1 "$R/merge.log")" ;;
+    esac
+    if [ -n "$why" ]; then
+        fail slurm/real_cluster "$why"
+        return
+    fi
+    local counts
+    counts=$(for i in 0 1 2; do lines "$R/out/tasks/task-$i/results.jsonl"; done | tr '\n' ' ')
+    check slurm/real_cluster_grades_every_chunk "students per task: $counts, expected 2 2 1" test "$counts" = "2 2 1 "
+    check slurm/real_cluster_gives_each_task_a_gpu "a task graded without CUDA_VISIBLE_DEVICES" \
+        bash -c "! grep -hq '\"gpu\": \"unset\"' '$R'/out/tasks/task-*/results.jsonl"
+    check slurm/real_cluster_merges "merged summary.csv has $(lines "$R/out/summary.csv") lines, expected 6" \
+        test "$(lines "$R/out/summary.csv")" = 6
+}
+
 # ------------------------------------------------------- Slurm and merge
 slurm_tests() {
     local s=$T/slurm/subs o="$T/slurm/out dir's" i
@@ -425,6 +518,7 @@ batch_tests
 resume_tests
 parallel_tests
 slurm_tests
+real_slurm_tests
 merge_tests
 e2e_tests
 autograder_tests
