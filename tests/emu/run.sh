@@ -114,15 +114,21 @@ fi
 "$rewriter" >/dev/null 2>&1
 if [ $? -eq 2 ]; then pass rewrite_usage_error; else fail rewrite_usage_error "no arguments should exit 2"; fi
 
+# run_self_test NAME: runs the test program NAME (built above), which prints
+# its own PASS/FAIL lines; a crash without a FAIL line is a failure too.
+run_self_test() {
+    "$build/$1" >"$build/$1.out" 2>&1
+    local status=$?
+    grep -E '^(PASS|FAIL|SKIP) ' "$build/$1.out"
+    grep -q '^FAIL ' "$build/$1.out" && failed=1
+    if [ $status -ne 0 ] && ! grep -q '^FAIL ' "$build/$1.out"; then
+        fail "$1_program" "exited with status $status: $(tail -n1 "$build/$1.out")"
+    fi
+}
+
 # ---------------------------------------------------------------- semantics
 if [ -x "$build/semantics" ]; then
-    "$build/semantics" >"$build/semantics.out" 2>&1
-    status=$?
-    grep -E '^(PASS|FAIL|SKIP) ' "$build/semantics.out"
-    grep -q '^FAIL ' "$build/semantics.out" && failed=1
-    if [ $status -ne 0 ] && ! grep -q '^FAIL ' "$build/semantics.out"; then
-        fail semantics_program "exited with status $status: $(tail -n1 "$build/semantics.out")"
-    fi
+    run_self_test semantics
     if grep -q '^hello from the emulated thread (0,0,0)$' "$build/semantics.out"; then
         pass kernel_printf_output
     else
@@ -141,13 +147,7 @@ if "$build/emu_rewrite" "$here/counters.cu" "$build/counters.cu.cpp" >"$build/co
         -o "$build/counters.o" >>"$build/counters.compile.log" 2>&1 &&
     g++ "$build/counters.o" "$build/libcudaemu.a" -lpthread -lm -o "$build/counters" \
         >>"$build/counters.compile.log" 2>&1; then
-    "$build/counters" >"$build/counters.out" 2>&1
-    status=$?
-    grep -E '^(PASS|FAIL|SKIP) ' "$build/counters.out"
-    grep -q '^FAIL ' "$build/counters.out" && failed=1
-    if [ $status -ne 0 ] && ! grep -q '^FAIL ' "$build/counters.out"; then
-        fail counters_program "exited with status $status: $(tail -n1 "$build/counters.out")"
-    fi
+    run_self_test counters
 else
     fail counters_program "does not compile: $(first_line "$build/counters.compile.log")"
 fi
