@@ -58,16 +58,13 @@ void rsp_write(proto_rec_kind kind, int call_index, const void *payload,
 
 void rsp_fatal(const char *fmt, ...)
 {
-    proto_fatal f;
-    memset(&f, 0, sizeof f);
+    char message[sizeof(proto_fatal)];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(f.message, sizeof f.message, fmt, ap);
+    vsnprintf(message, sizeof message, fmt, ap);
     va_end(ap);
-    if (fence_here()) fence_fail(RUNNER_EXIT_FATAL, f.message);
-    dprintf(STDERR_FILENO, "runner: %s\n", f.message);
-    rsp_write(REC_FATAL, -1, &f, sizeof f, NULL, 0);
-    end_run(RUNNER_EXIT_FATAL);
+    if (fence_here()) fence_fail(RUNNER_EXIT_FATAL, message);
+    rsp_fatal_code(RUNNER_EXIT_FATAL, message);
 }
 
 void rsp_fatal_code(int code, const char *message)
