@@ -76,7 +76,9 @@ bool float4_load_sectors(double *value, char *note, std::size_t size)
 
 __global__ void any_kernel(float *out) { out[threadIdx.x] = 0; }
 
-bool threads_working(double *value, double per_slot, char *note, std::size_t size)
+/* Threads of 48-thread blocks an SM holds; as a share of its thread slots
+ * when as_fraction. */
+bool threads_working(double *value, bool as_fraction, char *note, std::size_t size)
 {
     int blocks = 0, slots = 0;
     if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, any_kernel, 48, 0) != cudaSuccess ||
@@ -84,14 +86,14 @@ bool threads_working(double *value, double per_slot, char *note, std::size_t siz
         std::snprintf(note, size, "the emulation's occupancy calculator did not answer");
         return false;
     }
-    *value = blocks * 48.0 / (per_slot ? slots : 1);
+    *value = blocks * 48.0 / (as_fraction ? slots : 1);
     std::snprintf(note, size, "(%d blocks of 48 threads per SM, by the occupancy calculator with the H100's limits)",
                   blocks);
     return true;
 }
 
-bool threads_per_sm(double *value, char *note, std::size_t size) { return threads_working(value, 0, note, size); }
-bool fraction_of_slots(double *value, char *note, std::size_t size) { return threads_working(value, 1, note, size); }
+bool threads_per_sm(double *value, char *note, std::size_t size) { return threads_working(value, false, note, size); }
+bool fraction_of_slots(double *value, char *note, std::size_t size) { return threads_working(value, true, note, size); }
 
 } // namespace
 
