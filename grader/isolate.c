@@ -194,6 +194,15 @@ static void iso_child(char *const argv[], const char *log_path, const iso_limits
         setrlimit(RLIMIT_FSIZE, &fs);
     }
     signal(SIGXFSZ, SIG_DFL);
+    /* An unlimited stack makes the kernel map libraries and memory below
+     * the program instead of above it, which the runner's fence relies on
+     * (lockdown_fence in grader/runner/lockdown.cu): a finite one keeps the
+     * usual layout. */
+    struct rlimit stack;
+    if (getrlimit(RLIMIT_STACK, &stack) == 0 && stack.rlim_cur == RLIM_INFINITY) {
+        stack.rlim_cur = (rlim_t)64 << 20;
+        setrlimit(RLIMIT_STACK, &stack);
+    }
     static char *kept[sizeof ISO_KEPT_ENVIRONMENT / sizeof *ISO_KEPT_ENVIRONMENT];
     if (iso_clean_env) {
         int n = 0;

@@ -35,6 +35,11 @@ static const char *const MATH_NAMES[] = {
 static const char HOST_CALLBACK[] =
     "has the CUDA driver call host code later, on a thread outside the grader's sandbox";
 
+static const char HOST_REGISTER[] =
+    "lets the GPU write host memory that is not yours, such as the grader's (for pinned "
+    "memory of your own, use cudaMallocHost)";
+static const char OUTSIDE_MEMORY[] = "shares memory with other processes";
+
 /* Runtime calls that are CUDA, but not for graded code. */
 static const struct { const char *name, *why; } CUDA_DENIED[] = {
     {"cudaDeviceReset", "resets the GPU the grader is using"},
@@ -55,6 +60,14 @@ static const struct { const char *name, *why; } CUDA_DENIED[] = {
     {"cudaGraphNodeSetParams", HOST_CALLBACK},
     {"cudaGraphExecNodeSetParams", HOST_CALLBACK},
     {"cudaUserObjectCreate", HOST_CALLBACK},
+    /* Memory of the process the GPU could write while the runner runs. */
+    {"cudaHostRegister", HOST_REGISTER},
+    {"cudaImportExternalMemory", OUTSIDE_MEMORY},
+    {"cudaImportExternalSemaphore", OUTSIDE_MEMORY},
+    {"cudaIpcGetMemHandle", OUTSIDE_MEMORY},
+    {"cudaIpcOpenMemHandle", OUTSIDE_MEMORY},
+    {"cudaIpcGetEventHandle", OUTSIDE_MEMORY},
+    {"cudaIpcOpenEventHandle", OUTSIDE_MEMORY},
     {NULL, NULL}};
 
 /* Named here only for a clearer message than "not on the allowlist". */

@@ -266,6 +266,15 @@ EOF
         fail cli/stage_times_in_json "no seconds per stage and part in $OUT/cli-times.json"
     fi
     gpu_lock_test
+    # An unlimited stack limit makes the kernel map memory below the
+    # program, which the runner's fence relies on not happening: the
+    # grader gives its children a finite one (grader/isolate.c).
+    if bash -c 'ulimit -s unlimited' 2>/dev/null; then
+        cli_case unlimited_stack_limit_still_grades 0 "^work  PASS" -- bash -c \
+            'ulimit -s unlimited && exec ./grade LAB=01 EMU=1 STAGE=work SUBMISSION=labs/01-vector-add/solution/vector_add.cu'
+    else
+        skip cli/unlimited_stack_limit_still_grades "the hard stack limit is finite here"
+    fi
     cli_case submission_is_a_folder 2 "is a folder, not a .cu file" -- \
         "${GRADE[@]}" --lab 01 --submission "$bad"
     cli_case entry_point_missing 1 "does not define the entry point vector_add" -- \

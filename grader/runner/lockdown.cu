@@ -20,8 +20,9 @@
  * needs it.
  *
  * The thread that runs graded code (fence.cu) adds a second filter of its
- * own, lockdown_fence: no touching the response file, no threads, no
- * signal handlers, no new filters. grader/SECURITY.md says what this stops
+ * own, lockdown_fence: no touching the response file (or the file through
+ * which the runner watches that thread), no threads, no signal handlers,
+ * no new filters, no remapping of the runner's own executable. grader/SECURITY.md says what this stops
  * and what it cannot.
  */
 #include <errno.h>
@@ -31,6 +32,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -152,15 +154,40 @@ static const fd_call FENCED_FD[] = {
     FD_CALL(splice, 2), FD_CALL(tee, 1), FD_CALL(copy_file_range, 2), FD_CALL(mmap, 4),
 };
 
+/* ... and when the address at `arg` lies in the runner's own executable
+ * (its code, its read-only GOT, its data) or below it: making the GOT or
+ * the code writable again, or mapping fresh pages over them, would let
+ * graded code plant a function the runner's own thread calls later.
+ * Everything graded code and the CUDA libraries map lies above the
+ * executable's end (the heap follows it, libraries and mappings sit
+ * higher still), so the filter only needs the one bound. `zero_ok`: 0 is
+ * "anywhere" (mmap's hint), not an address. */
+typedef struct {
+    long nr;
+    const char *name;
+    int arg, zero_ok;
+} image_call;
+static const char IMAGE_WHY[] = "changes how the grader's own code and data are mapped";
+static const image_call FENCED_IMAGE[] = {
+    {__NR_mprotect, "mprotect", 0, 0}, {__NR_pkey_mprotect, "pkey_mprotect", 0, 0},
+    {__NR_munmap, "munmap", 0, 0},     {__NR_mremap, "mremap", 0, 0},
+    {__NR_mremap, "mremap", 4, 1},     {__NR_madvise, "madvise", 0, 0},
+    {__NR_mmap, "mmap", 0, 1},         {__NR_shmat, "shmat", 1, 1},
+#ifdef __NR_remap_file_pages
+    {__NR_remap_file_pages, "remap_file_pages", 0, 0},
+#endif
+};
+
 enum {
     N_STOPPED = sizeof STOPPED / sizeof *STOPPED,
     N_SOMETIMES = sizeof STOPPED_SOMETIMES / sizeof *STOPPED_SOMETIMES,
     N_REFUSED = sizeof REFUSED / sizeof *REFUSED,
     N_FENCED = sizeof FENCED / sizeof *FENCED,
-    N_FENCED_FD = sizeof FENCED_FD / sizeof *FENCED_FD
+    N_FENCED_FD = sizeof FENCED_FD / sizeof *FENCED_FD,
+    N_FENCED_IMAGE = sizeof FENCED_IMAGE / sizeof *FENCED_IMAGE
 };
 
-static int response_fd = -1;
+static int response_fd = -1, watch_fd = -1;
 
 /* Async-signal-safe enough for a process about to end: one record, then
  * _exit; on the fenced thread, which may not write it, the message goes to
@@ -177,6 +204,8 @@ static void on_denied_call(int, siginfo_t *info, void *)
     if (fence_here()) {
         for (int i = 0; i < N_FENCED_FD; i++)
             if (FENCED_FD[i].nr == call.nr) call = {call.nr, FENCED_FD[i].name, FILE_WHY};
+        for (int i = 0; i < N_FENCED_IMAGE; i++)
+            if (FENCED_IMAGE[i].nr == call.nr) call = {call.nr, FENCED_IMAGE[i].name, IMAGE_WHY};
         for (int i = 0; i < N_FENCED; i++)
             if (FENCED[i].nr == call.nr) call = FENCED[i];
     }
@@ -214,13 +243,13 @@ enum { LOW = 4, HIGH = 0 };
 
 typedef struct {
     int n;
-    struct sock_filter f[256];
+    struct sock_filter f[512];
 } program;
 
 static void op(program *p, unsigned short code, unsigned k, unsigned char jt, unsigned char jf)
 {
-    if (p->n < (int)(sizeof p->f / sizeof *p->f)) p->f[p->n++] = (struct sock_filter){code, jt, jf, k};
-    else p->n++; /* too long: lockdown() refuses it */
+    int at = p->n++; /* too long: install() refuses it */
+    if (at >= 0 && at < (int)(sizeof p->f / sizeof *p->f)) p->f[at] = (struct sock_filter){code, jt, jf, k};
 }
 static void load(program *p, unsigned at) { op(p, BPF_LD | BPF_W | BPF_ABS, at, 0, 0); }
 static void ret(program *p, unsigned what) { op(p, BPF_RET | BPF_K, what, 0, 0); }
@@ -232,6 +261,9 @@ static void if_eq_ret(program *p, unsigned k, unsigned what)
 }
 
 static const unsigned ALLOW = SECCOMP_RET_ALLOW, TRAP = SECCOMP_RET_TRAP;
+
+/* The whole process's filter (lockdown), kept for the fenced thread. */
+static program process_filter;
 
 /* A call allowed only when its first argument (a pid) is this process:
  * nr == A ? (arg0 == pid ? allow : trap) : go on. */
@@ -258,6 +290,33 @@ static void trap_if_arg(program *p, long nr, int arg, unsigned value)
     load(p, AT_NR);
 }
 
+/* if (nr == A && arg lies below `limit` (and is not 0, when zero_ok))
+ * trap; -- all 64 bits of the address, high word first. */
+static void trap_if_below(program *p, long nr, int arg, uint64_t limit, int zero_ok)
+{
+    const unsigned hi = (unsigned)(limit >> 32), lo = (unsigned)limit;
+    const unsigned at = (unsigned)(AT_ARG0 + arg * sizeof(__u64));
+    /* Instructions, counted from the JEQ on nr: 0 jeq nr, 1 ld hi, 2 jgt hi,
+     * 3 jeq hi, 4 ld lo, 5 jge lo, [6 jeq 0 (hi), 7 ld lo, 8 jeq 0 (lo)],
+     * trap, end (ld nr). Jumps count from the next instruction. */
+    const int trap = zero_ok ? 9 : 6, end = trap + 1;
+    op(p, BPF_JMP | BPF_JEQ | BPF_K, (unsigned)nr, 0, (unsigned char)(end - 1));
+    load(p, at + HIGH);
+    op(p, BPF_JMP | BPF_JGT | BPF_K, hi, (unsigned char)(end - 3), 0);
+    op(p, BPF_JMP | BPF_JEQ | BPF_K, hi, 0, (unsigned char)((zero_ok ? 6 : trap) - 4));
+    load(p, at + LOW);
+    /* Below in the low word; with the same high word, 0 only when that is 0. */
+    op(p, BPF_JMP | BPF_JGE | BPF_K, lo, (unsigned char)(end - 6),
+       (unsigned char)((zero_ok && hi == 0 ? 8 : trap) - 6));
+    if (zero_ok) {
+        op(p, BPF_JMP | BPF_JEQ | BPF_K, 0, 0, (unsigned char)(trap - 7)); /* hi == 0? */
+        load(p, at + LOW);
+        op(p, BPF_JMP | BPF_JEQ | BPF_K, 0, (unsigned char)(end - 9), 0);
+    }
+    ret(p, TRAP);
+    load(p, AT_NR);
+}
+
 static const char *install(program *p)
 {
     if (p->n > (int)(sizeof p->f / sizeof *p->f)) return "the filter is too long";
@@ -269,17 +328,42 @@ static const char *install(program *p)
     return NULL;
 }
 
-const char *lockdown_fence(void)
+/* The end of the runner's executable (code, GOT, data, bss), from the
+ * linker. */
+extern "C" char _end[];
+
+const char *lockdown_fence(int watched_fd)
 {
 #ifndef LOCKDOWN_ARCH
+    (void)watched_fd;
     return "this processor is not one the sandbox knows (x86-64, arm64)";
 #else
     if (response_fd < 0) return "the sandbox is not closed yet";
+    /* This thread's stack was mapped by the C library: in the usual layout
+     * every mapping lies above the executable, which the image rules rely
+     * on. An unlimited stack limit or vm.legacy_va_layout puts mappings
+     * below it (the grader lowers an unlimited stack limit for its
+     * children, grader/isolate.c). */
+    int here;
+    if ((uintptr_t)&here < (uintptr_t)_end)
+        return "memory is laid out the old way (mappings below the program: is "
+               "vm.legacy_va_layout set?)";
+    /* Filters belong to threads: this one may have started before the
+     * process's filter was closed (fence_start), so it takes that first. */
+    const char *why = install(&process_filter);
+    if (why) return why;
+    watch_fd = watched_fd;
     static program p;
     p.n = 0;
     load(&p, AT_NR);
-    for (int i = 0; i < N_FENCED_FD; i++)
+    for (int i = 0; i < N_FENCED_FD; i++) {
         trap_if_arg(&p, FENCED_FD[i].nr, FENCED_FD[i].arg, (unsigned)response_fd);
+        if (watched_fd >= 0)
+            trap_if_arg(&p, FENCED_FD[i].nr, FENCED_FD[i].arg, (unsigned)watched_fd);
+    }
+    for (int i = 0; i < N_FENCED_IMAGE; i++)
+        trap_if_below(&p, FENCED_IMAGE[i].nr, FENCED_IMAGE[i].arg, (uintptr_t)_end,
+                      FENCED_IMAGE[i].zero_ok);
     trap_if_arg(&p, __NR_prctl, 0, PR_SET_SECCOMP);
     for (int i = 0; i < N_FENCED; i++)
         if (FENCED[i].nr != __NR_prctl) if_eq_ret(&p, (unsigned)FENCED[i].nr, TRAP);
@@ -295,13 +379,13 @@ const char *lockdown(int response)
     return "this processor is not one the sandbox knows (x86-64, arm64)";
 #else
     response_fd = response;
+    program &p = process_filter;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = on_denied_call;
     sa.sa_flags = SA_SIGINFO;
     if (sigaction(SIGSYS, &sa, NULL) != 0) return "cannot catch SIGSYS";
 
-    static program p;
     p.n = 0;
     load(&p, AT_ARCH);
     op(&p, BPF_JMP | BPF_JEQ | BPF_K, LOCKDOWN_ARCH, 1, 0);

@@ -149,7 +149,8 @@ int main(int argc, char **argv)
     if (!sandboxed)
         dprintf(STDERR_FILENO, "runner: CUDALAB_PROFILING=1: no sandbox, for a profiler run by "
                                "hand (the grader never runs it so)\n");
-    const char *why = sandboxed ? lockdown(rsp_fd) : NULL;
+    const char *why = fence_start();
+    if (!why && sandboxed) why = lockdown(rsp_fd);
     if (!why) why = fence_open(sandboxed);
     if (why) rsp_fatal("the grader's sandbox could not be closed: %s", why);
 

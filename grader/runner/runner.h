@@ -60,15 +60,18 @@ void rsp_write(proto_rec_kind kind, int call_index, const void *payload,
  * exit code RUNNER_EXIT_SANDBOX. Returns NULL, or why it could not.
  * lockdown_fence: the fenced thread's own, stricter filter (fence.cu). */
 const char *lockdown(int response_fd);
-const char *lockdown_fence(void);
+const char *lockdown_fence(int watched_fd);
 enum { RUNNER_EXIT_SANDBOX = 72, RUNNER_EXIT_FATAL = 71 };
 
 /* fence.cu: the one thread that runs lab functions, graded or trusted.
- * fence_open starts it (after lockdown; its filter only when with_filter,
- * which a profiler run by hand turns off); fence_run runs job(arg) there and
- * waits: 0, or the exit code of a failure on that thread, with its
- * message. fence_fail, on that thread only, hands a failure over and
- * stops; fence_here tells whether this is that thread. */
+ * fence_start starts it, before lockdown (it opens the file through which
+ * the runner watches that thread); fence_open, after lockdown, closes its
+ * filter (only when with_filter, which a profiler run by hand turns off);
+ * fence_run runs job(arg) there and waits until the thread is idle again:
+ * 0, or the exit code of a failure on that thread, with its message.
+ * fence_fail, on that thread only, hands a failure over and stops;
+ * fence_here tells whether this is that thread. */
+const char *fence_start(void);
 const char *fence_open(int with_filter);
 int fence_run(void (*job)(void *), void *arg, char *message, size_t size);
 [[noreturn]] void fence_fail(int code, const char *message);

@@ -14,10 +14,12 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -31,6 +33,8 @@ static const char *record_path;
 static int record_fd = -1;
 
 static void ignore_signal(int) {}
+
+static void *image_page(void) { return (void *)((uintptr_t)&record_path & ~(uintptr_t)4095); }
 
 static void *thread_body(void *arg) { return arg; }
 
@@ -95,6 +99,22 @@ static long attempt(const char *name, int *err)
         r = sigaction(SIGUSR1, &sa, NULL);
     } else if (!strcmp(name, "new_filter")) r = prctl(PR_SET_SECCOMP, 2, NULL);
     else if (!strcmp(name, "memory")) r = malloc(64 << 20) ? 0 : -1;
+    /* The runner's own executable: this program's data page. */
+    else if (!strcmp(name, "mprotect_image")) r = mprotect(image_page(), 4096, PROT_READ | PROT_WRITE);
+    else if (!strcmp(name, "mmap_over_image"))
+        r = (long)mmap(image_page(), 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+    else if (!strcmp(name, "munmap_image")) r = munmap(image_page(), 4096);
+    else if (!strcmp(name, "mremap_onto_image")) {
+        void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        r = (long)syscall(SYS_mremap, p, 4096, 4096, MREMAP_MAYMOVE | MREMAP_FIXED, image_page());
+    } else if (!strcmp(name, "mprotect_heap")) {
+        void *p = aligned_alloc(4096, 4096);
+        r = p ? mprotect(p, 4096, PROT_READ | PROT_WRITE) : -1;
+    }
+    /* fence_start opens the file it watches the fenced thread through
+     * right after this program opened the record file. */
+    else if (!strcmp(name, "close_watch")) r = close(record_fd + 1);
+    else if (!strcmp(name, "dup_over_watch")) r = dup2(1, record_fd + 1);
 #if defined(__x86_64__)
     else if (!strcmp(name, "x32_fork")) r = syscall(0x40000000 | SYS_fork);
 #endif
@@ -125,8 +145,13 @@ static int probe(const char *name, int fenced, expect want, char *seen, size_t s
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
+        alarm(10); /* a probe that got through may leave the child stuck */
         record_fd = open(path, O_WRONLY | O_TRUNC);
-        const char *why = record_fd >= 0 ? lockdown(record_fd) : "cannot open the record file";
+        /* As the runner does: the fenced thread starts before the sandbox
+         * closes. */
+        const char *why = record_fd >= 0 ? NULL : "cannot open the record file";
+        if (!why && fenced) why = fence_start();
+        if (!why) why = lockdown(record_fd);
         if (!why && fenced) why = fence_open(1);
         if (why) { fprintf(stderr, "lockdown: %s\n", why); _exit(3); }
         int err = 0;
@@ -197,7 +222,11 @@ int main(void)
         {"close_response", 1, STOPPED}, {"fcntl_response", 1, STOPPED},
         {"raw_thread", 1, STOPPED}, {"signal_handler", 1, STOPPED}, {"new_filter", 1, STOPPED},
         {"fork", 1, STOPPED}, {"open", 1, REFUSED},
+        {"mprotect_image", 1, STOPPED}, {"mmap_over_image", 1, STOPPED},
+        {"munmap_image", 1, STOPPED}, {"mremap_onto_image", 1, STOPPED},
+        {"close_watch", 1, STOPPED}, {"dup_over_watch", 1, STOPPED},
         {"write_stdout", 1, ALLOWED}, {"memory", 1, ALLOWED}, {"kill_self", 1, ALLOWED},
+        {"mprotect_heap", 1, ALLOWED}, {"mprotect_image", 0, ALLOWED},
     };
     static const char *const words[] = {"stopped", "refused", "allowed"};
     int failed = 0;
