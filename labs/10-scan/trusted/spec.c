@@ -178,17 +178,16 @@ const lab_spec LAB_10_SCAN = {
                        "back, at every level); unsigned adds must wrap modulo 2^32 (no "
                        "float, no signed overflow); d_scratch holds garbage on entry; "
                        "a missing __syncthreads between scan steps races",
-        .write_before = "wrote in front of a buffer: out[i - 1] at i == 0, or a vector "
-                        "access rounded down below the start of the array?",
-        .write_after = "wrote past the end: out has exactly n words (no out[n]); block "
-                       "sums belong in d_scratch",
+        .write_after = "wrote past the end of d_out: it has exactly n words (no out[n]); "
+                       "block sums belong in d_scratch",
         .input_changed = "d_in is read-only: scan in shared memory, registers or "
                          "d_scratch, never in place in the input",
         .launch_error = "a launch was refused: at most 1024 threads per block, at most "
                         "48 KiB of shared memory without opting in, at least one block, "
                         "and no kernel at all when n == 0",
-        .crash = "a fault in a kernel: an index past n, a block-sum array indexed past "
-                 "its level, or a uint4 access on a pointer that is not 16-byte aligned",
+        .crash = "a fault in a kernel: an index past n, a tile index or flag read from "
+                 "d_scratch before it was set (it is garbage), or a uint4 access on a "
+                 "pointer that is not 16-byte aligned",
         .timeout = "the kernel never finished: a look-back that spins on a flag must read "
                    "it through a volatile pointer (or atomically), the flags must be "
                    "reset on every call (d_scratch is garbage), and a block may only "

@@ -7,7 +7,7 @@
  * flags[p] of a tile index far past the end faults. Must
  * first fail the work stage.
  * BUILDS-ON: the reference
- * REPORT-SAYS: the kernel faulted
+ * REPORT-SAYS: cudaErrorIllegalAddress
  * EDIT: s/cudaError_t e = cudaMemsetAsync(d_scratch, 0, (1 + (size_t)ntiles) \* sizeof(unsigned), stream);/cudaError_t e = cudaSuccess;/
  */
 extern "C" cudaError_t exclusive_scan(const unsigned *d_in, unsigned *d_out, int n,
