@@ -90,9 +90,9 @@ const lab_spec LAB_10_SCAN = {
         .why = "unsigned addition modulo 2^32 is associative, so every order of adding "
                "gives the same bits: every element must match",
     },
-    /* work: friendly sizes, multiples of 4096 (every block size and tile
-     * of up to 4096 elements divides them); the largest needs two levels
-     * of block sums for blocks of up to 2048 elements. */
+    /* work: friendly sizes, multiples of 1024 (every block size divides
+     * them); 65536 needs a second level of block sums for blocks of 256,
+     * and 2^22 for blocks of up to 2048 elements. */
     .work = LAB_CASES({.dims = {1024}}, {.dims = {65536}}, {.dims = {1 << 22}}),
     /* right: empty, one element, sizes just below and above a warp, a
      * block (256, 1024) and a tile (4096), primes, sizes that need a
