@@ -17,7 +17,7 @@
  *   v5 reduce-then-scan, uint4    3 (reduce, scan)       registers + shuffles
  *   v6 decoupled look-back        2 (one pass)           the reference
  */
-#include "exclusive_scan.cu" /* the reference solution: the last rung */
+#include "scan.cu" /* the reference solution: the last rung */
 
 #include "lab_spec.h"
 
@@ -283,7 +283,7 @@ static int cub_device_exclusive_sum(void *const *d, const int64_t *dims, void *s
 
 /* ---- v6, the reference: one pass, decoupled look-back ------------------------
  * v5's tiles, with the tile offsets found during the same pass from the
- * tiles before (exclusive_scan.cu): each element crosses DRAM twice, the
+ * tiles before (scan.cu): each element crosses DRAM twice, the
  * least a scan can do. */
 static int v6_decoupled_look_back(void *const *d, const int64_t *dims, void *s)
 {

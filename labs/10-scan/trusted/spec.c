@@ -66,7 +66,7 @@ static double sc_bytes(const int64_t *dims)
 const lab_spec LAB_10_SCAN = {
     .id = "10-scan",
     .title = "exclusive prefix scan",
-    .student_file = "exclusive_scan.cu",
+    .student_file = "scan.cu",
     .entry = "exclusive_scan",
     .signature = "cudaError_t exclusive_scan(const unsigned *d_in, unsigned *d_out, int n, "
                  "unsigned *d_scratch, cudaStream_t stream)",
