@@ -1,0 +1,197 @@
+/* Lab 10 - exclusive prefix scan: the reference solution, a single-pass
+ * scan with decoupled look-back (Merrill and Garland, 2016), the last rung
+ * of solution/ladder.cu.
+ *
+ * One launch reads every element once and writes it once. Each block takes
+ * the next tile of 4096 elements (an atomic counter, not blockIdx.x: a tile
+ * may only wait for tiles that started before it), scans it in registers
+ * and warp shuffles, and learns the sum of every tile before it from the
+ * tiles themselves: each tile publishes its own sum (the "aggregate") as
+ * soon as it has it, and its inclusive prefix once it knows it; a tile
+ * walks back over its predecessors, 32 at a time (one per lane), adding
+ * aggregates until it meets a published prefix. The ordering of those
+ * publications is the whole difficulty: a value, then __threadfence(),
+ * then the flag that says it is there; a flag read through a volatile
+ * pointer, then __threadfence(), then the value.
+ *
+ * How threads map to data: a tile is 4 rows of 256 uint4 (16 bytes each),
+ * row-major; in row j thread t holds elements 4 (256 j + t) .. +3, so each
+ * row's load and store is one fully coalesced 4 KiB access per block.
+ * The prefix of an element is: the tiles before (look-back) + the rows
+ * before in this tile + the threads before in this row + the elements
+ * before in its uint4. The 8 warps x 4 rows make 32 warp totals, in the
+ * tiles's order: exactly one warp's worth, scanned by warp 0.
+ */
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+#define SCAN_THREADS 256
+#define SCAN_ROWS 4
+#define SCAN_TILE (SCAN_THREADS * SCAN_ROWS * 4) /* 4096 elements */
+#define SCAN_WARPS (SCAN_THREADS / 32)
+#define FULL_MASK 0xffffffffu
+
+enum { FLAG_EMPTY = 0, FLAG_AGGREGATE = 1, FLAG_PREFIX = 2 };
+
+/* Inclusive scan of one value per lane: log2(32) = 5 shuffles, no shared
+ * memory and no barrier. */
+__device__ static unsigned warp_inclusive_scan(unsigned v, unsigned lane)
+{
+#pragma unroll
+    for (unsigned d = 1; d < 32; d *= 2) {
+        unsigned left = __shfl_up_sync(FULL_MASK, v, d);
+        if (lane >= d) v += left;
+    }
+    return v;
+}
+
+/* Decoupled look-back, run by one whole warp of the tile's block. scratch
+ * holds, after the tile counter, ntiles flags, ntiles aggregates and
+ * ntiles inclusive prefixes; the flags were zeroed before the launch.
+ * Returns the sum of every tile before `tile`. */
+__device__ static unsigned look_back(unsigned tile, unsigned aggregate, unsigned *scratch,
+                                     unsigned ntiles, unsigned lane)
+{
+    volatile unsigned *flags = scratch + 1;
+    volatile unsigned *aggregates = flags + ntiles;
+    volatile unsigned *prefixes = aggregates + ntiles;
+    if (tile == 0) {
+        if (lane == 0) {
+            prefixes[0] = aggregate;
+            __threadfence(); /* the value is visible before the flag says so */
+            flags[0] = FLAG_PREFIX;
+        }
+        return 0;
+    }
+    if (lane == 0) {
+        aggregates[tile] = aggregate;
+        __threadfence();
+        flags[tile] = FLAG_AGGREGATE;
+    }
+    unsigned exclusive = 0;
+    long long p = (long long)tile - 1 - lane; /* lane l looks l + 1 tiles back */
+    for (;;) {
+        unsigned f;
+        do { /* tiles before 0 count as a published prefix of 0 */
+            f = p >= 0 ? flags[p] : FLAG_PREFIX;
+        } while (__any_sync(FULL_MASK, f == FLAG_EMPTY));
+        __threadfence(); /* the flag is read before the value it guards */
+        unsigned v = p < 0 ? 0u : f == FLAG_PREFIX ? prefixes[p] : aggregates[p];
+        unsigned done = __ballot_sync(FULL_MASK, f == FLAG_PREFIX);
+        /* The nearest published prefix ends the walk: lanes further back
+         * add nothing. */
+        if (done && lane > (unsigned)(__ffs(done) - 1)) v = 0;
+#pragma unroll
+        for (unsigned o = 16; o > 0; o /= 2) v += __shfl_xor_sync(FULL_MASK, v, o);
+        exclusive += v;
+        if (done) break;
+        p -= 32;
+    }
+    if (lane == 0) {
+        prefixes[tile] = exclusive + aggregate;
+        __threadfence();
+        flags[tile] = FLAG_PREFIX;
+    }
+    return exclusive;
+}
+
+/* One block per tile. `vec` says both pointers are 16-byte aligned: full
+ * tiles then move uint4s; the last, partial tile (and every tile of
+ * unaligned arrays) moves single words with a bounds check, in the same
+ * layout. */
+__global__ static void __launch_bounds__(SCAN_THREADS)
+scan_decoupled_look_back(const unsigned *in, unsigned *out, long long n, unsigned *scratch,
+                         unsigned ntiles, bool vec)
+{
+    __shared__ unsigned s_tile, s_prefix;
+    __shared__ unsigned s_warp[SCAN_ROWS * SCAN_WARPS]; /* row j, warp w at j * 8 + w */
+    const unsigned tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
+
+    if (tid == 0) s_tile = atomicAdd(&scratch[0], 1u);
+    __syncthreads();
+    const unsigned tile = s_tile;
+    const long long base = (long long)tile * SCAN_TILE;
+    const bool wide = vec && base + SCAN_TILE <= n;
+
+    unsigned x[SCAN_ROWS][4];
+    if (wide) {
+        const uint4 *in4 = reinterpret_cast<const uint4 *>(in + base);
+#pragma unroll
+        for (int j = 0; j < SCAN_ROWS; j++) {
+            uint4 q = in4[j * SCAN_THREADS + tid];
+            x[j][0] = q.x, x[j][1] = q.y, x[j][2] = q.z, x[j][3] = q.w;
+        }
+    } else {
+#pragma unroll
+        for (int j = 0; j < SCAN_ROWS; j++)
+#pragma unroll
+            for (int c = 0; c < 4; c++) {
+                long long i = base + 4LL * (j * SCAN_THREADS + tid) + c;
+                x[j][c] = i < n ? in[i] : 0u;
+            }
+    }
+
+    /* Each thread: exclusive scan of its uint4s; each warp: scan of the
+     * rows' thread sums; lane 31 keeps the warp's total of each row. */
+    unsigned before_in_warp[SCAN_ROWS];
+#pragma unroll
+    for (int j = 0; j < SCAN_ROWS; j++) {
+        unsigned a = x[j][0], b = x[j][1], c = x[j][2], d = x[j][3];
+        x[j][0] = 0, x[j][1] = a, x[j][2] = a + b, x[j][3] = a + b + c;
+        unsigned sum = a + b + c + d;
+        unsigned incl = warp_inclusive_scan(sum, lane);
+        before_in_warp[j] = incl - sum;
+        if (lane == 31) s_warp[j * SCAN_WARPS + warp] = incl;
+    }
+    __syncthreads();
+
+    /* Warp 0: the 32 warp totals, in the tile's order, scanned; their sum
+     * is the tile's aggregate, which the look-back publishes. */
+    if (warp == 0) {
+        unsigned t = s_warp[lane];
+        unsigned incl = warp_inclusive_scan(t, lane);
+        unsigned aggregate = __shfl_sync(FULL_MASK, incl, 31);
+        s_warp[lane] = incl - t;
+        unsigned prefix = look_back(tile, aggregate, scratch, ntiles, lane);
+        if (lane == 0) s_prefix = prefix;
+    }
+    __syncthreads();
+
+    const unsigned prefix = s_prefix;
+#pragma unroll
+    for (int j = 0; j < SCAN_ROWS; j++) {
+        unsigned add = prefix + s_warp[j * SCAN_WARPS + warp] + before_in_warp[j];
+#pragma unroll
+        for (int c = 0; c < 4; c++) x[j][c] += add;
+    }
+    if (wide) {
+        uint4 *out4 = reinterpret_cast<uint4 *>(out + base);
+#pragma unroll
+        for (int j = 0; j < SCAN_ROWS; j++)
+            out4[j * SCAN_THREADS + tid] = make_uint4(x[j][0], x[j][1], x[j][2], x[j][3]);
+    } else {
+#pragma unroll
+        for (int j = 0; j < SCAN_ROWS; j++)
+#pragma unroll
+            for (int c = 0; c < 4; c++) {
+                long long i = base + 4LL * (j * SCAN_THREADS + tid) + c;
+                if (i < n) out[i] = x[j][c];
+            }
+    }
+}
+
+extern "C" cudaError_t exclusive_scan(const unsigned *d_in, unsigned *d_out, int n,
+                                      unsigned *d_scratch, cudaStream_t stream)
+{
+    if (n <= 0) return cudaSuccess;
+    unsigned ntiles = (unsigned)(((long long)n + SCAN_TILE - 1) / SCAN_TILE);
+    /* d_scratch holds garbage: zero the tile counter and the flags (1 +
+     * ntiles words, n / 4096 + 2 at most: a few KiB at 2^26). */
+    cudaError_t e = cudaMemsetAsync(d_scratch, 0, (1 + (size_t)ntiles) * sizeof(unsigned), stream);
+    if (e != cudaSuccess) return e;
+    bool vec = (reinterpret_cast<uintptr_t>(d_in) % 16 == 0) &&
+               (reinterpret_cast<uintptr_t>(d_out) % 16 == 0);
+    scan_decoupled_look_back<<<ntiles, SCAN_THREADS, 0, stream>>>(d_in, d_out, n, d_scratch,
+                                                                  ntiles, vec);
+    return cudaGetLastError();
+}

@@ -1,0 +1,22 @@
+/* WRONG ON PURPOSE: above 2^25 elements (larger than any size the grader
+ * checks outside the fast stage: the largest is (1 << 24) + 5) a tile no
+ * longer waits in its look-back: a predecessor that has not published yet
+ * counts as a prefix of 0. At the timed 2^26 the tiles run side by side
+ * and many offsets are lost, so it is timed as a fast scan that computes
+ * wrong answers. The fast stage checks every timed call, so it must first
+ * fail the fast stage, on a GPU (in the CPU emulation it passes work and
+ * right, as a fast-stage file should there).
+ * BUILDS-ON: the reference
+ * EDIT: s/^enum { FLAG_EMPTY = 0, FLAG_AGGREGATE = 1, FLAG_PREFIX = 2 };/enum { FLAG_EMPTY = 0, FLAG_AGGREGATE = 1, FLAG_PREFIX = 2, FLAG_HURRIED = 3 };/
+ * EDIT: s/unsigned ntiles, unsigned lane)/unsigned ntiles, unsigned lane, long long n_hint)/
+ * EDIT: s/look_back(tile, aggregate, scratch, ntiles, lane);/look_back(tile, aggregate, scratch, ntiles, lane, n);/
+ * EDIT: s/} while (__any_sync(FULL_MASK, f == FLAG_EMPTY));/if (n_hint > (1LL << 25) \&\& f == FLAG_EMPTY) f = FLAG_HURRIED; } while (__any_sync(FULL_MASK, f == FLAG_EMPTY));/
+ * EDIT: s/unsigned v = p < 0 ? 0u :/unsigned v = p < 0 || f == FLAG_HURRIED ? 0u :/
+ * EDIT: s/unsigned done = __ballot_sync(FULL_MASK, f == FLAG_PREFIX);/unsigned done = __ballot_sync(FULL_MASK, f == FLAG_PREFIX || f == FLAG_HURRIED);/
+ * REPORT-SAYS: the timed calls computed a wrong answer
+ */
+extern "C" cudaError_t exclusive_scan(const unsigned *d_in, unsigned *d_out, int n,
+                                      unsigned *d_scratch, cudaStream_t stream)
+{
+    return reference_exclusive_scan(d_in, d_out, n, d_scratch, stream);
+}
