@@ -500,6 +500,19 @@ void stage_fast(const grade_ctx *g, fast_runner *r, stage_result *st)
     sb_printf(&st->details, "%s %s; %.4f ms per call, baseline (%s) %.4f ms\n", bar, figs,
               f->submission_ms, spec->fast.baseline ? spec->fast.baseline : "naive",
               f->baseline_ms);
+    /* A vendor library that is not the roof: a figure to compare with. */
+    if (spec->fast.roof != ROOF_VENDOR && isfinite(f->vendor_ms) && f->vendor_ms > 0) {
+        const char *who = spec->fast.vendor ? spec->fast.vendor : "the vendor library";
+        if (spec->fast.roof == ROOF_COPY)
+            sb_printf(&st->details, "%s on the same inputs: %.4f ms per call, %.1f%% of copy; "
+                      "yours runs at %.0f%% of its speed\n", who, f->vendor_ms,
+                      100 * f->roofline * f->submission_ms / f->vendor_ms,
+                      100 * f->vendor_ms / f->submission_ms);
+        else
+            sb_printf(&st->details, "%s on the same inputs: %.4f ms per call; yours runs at "
+                      "%.0f%% of its speed\n", who, f->vendor_ms,
+                      100 * f->vendor_ms / f->submission_ms);
+    }
     ladder_times ladder;
     if (g->ladder_times && ladder_times_read(g->ladder_times, &ladder) == 0) {
         char where[400];

@@ -186,6 +186,9 @@ typedef struct lab_spec {
         lab_case timed;      /* the size that is timed */
         lab_case recheck;    /* fresh inputs after timing; dims 0 = timed */
         const char *baseline;    /* name of the naive baseline, for reports */
+        /* Optional: name of the vendor library's call (lab_device.vendor),
+         * for reports; "the vendor library" when NULL. */
+        const char *vendor;
         double (*bytes)(const int64_t *dims); /* fewest bytes moved per call */
         double (*flops)(const int64_t *dims); /* optional: work per call */
         /* What flops() counts, as a rate of 1e9 per second: "GFLOP/s" when

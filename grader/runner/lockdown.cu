@@ -187,7 +187,7 @@ enum {
     N_FENCED_IMAGE = sizeof FENCED_IMAGE / sizeof *FENCED_IMAGE
 };
 
-static int response_fd = -1, watch_fd = -1;
+static int response_fd = -1;
 
 /* Async-signal-safe enough for a process about to end: one record, then
  * _exit; on the fenced thread, which may not write it, the message goes to
@@ -352,7 +352,6 @@ const char *lockdown_fence(int watched_fd)
      * process's filter was closed (fence_start), so it takes that first. */
     const char *why = install(&process_filter);
     if (why) return why;
-    watch_fd = watched_fd;
     static program p;
     p.n = 0;
     load(&p, AT_NR);

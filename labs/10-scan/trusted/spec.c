@@ -146,6 +146,7 @@ const lab_spec LAB_10_SCAN = {
         .recheck = {.dims = {(1 << 24) + 5}, .variant = 4},
         .baseline = "Hillis-Steele in shared memory, 256 threads per block, block sums "
                     "scanned recursively",
+        .vendor = "CUB's DeviceScan::ExclusiveSum",
         .bytes = sc_bytes,
         .roof = ROOF_COPY,
         /* PROVISIONAL: not yet measured on a GPU. TODO(calibrate): run
