@@ -260,7 +260,8 @@ const lab_spec LAB_11_CONV2D = {
                           {.dims = {67, 65, 3}, .variant = V_CANCEL},
                           {.dims = {130, 129, 7}, .variant = V_WIDE}, {.dims = {40, 300, 1}}),
     /* One core runs every CUDA thread as a fiber in the emulation: the same
-     * kinds of sizes, smaller (at most about 40 thousand outputs). */
+     * kinds of sizes, smaller (at most about 40 thousand outputs), but for
+     * one column too tall for a grid with 65535 blocks of 8 rows on y. */
     .emulated = {
         .work = LAB_CASES({.dims = {128, 128, 1}}, {.dims = {64, 192, 2}},
                           {.dims = {192, 64, 3}}, {.dims = {128, 96, 2}, .variant = V_DELTA}),
@@ -276,7 +277,8 @@ const lab_spec LAB_11_CONV2D = {
                            {.dims = {101, 97, 3}, .variant = V_CANCEL},
                            {.dims = {70, 130, 2}, .variant = V_WIDE},
                            {.dims = {130, 70, 1}, .variant = V_DELTA},
-                           {.dims = {8, 8, 7}, .variant = V_DELTA}),
+                           {.dims = {8, 8, 7}, .variant = V_DELTA},
+                           {.dims = {600001, 1, 1}}),
     },
     .sanitizers = SAN_RACECHECK | SAN_SYNCCHECK,
     .misalign = 1,
