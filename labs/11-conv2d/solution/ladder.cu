@@ -25,7 +25,11 @@
  * and read the step column of v2..v5 as it stands.
  *
  * The rungs v2-v4 take the radius at run time, as a student's first
- * versions do; only the reference makes it a template parameter.
+ * versions do; only the reference makes it a template parameter. Like
+ * lab 03's, the rungs assume the grid fits: v2 and v3 put the blocks of 8
+ * rows on the grid's y side (at most 65535, so at most 524280 rows; the
+ * ladder runs at 8192 and re-checks at 1000); only the reference handles
+ * images of any height.
  */
 #include "conv2d.cu" /* the reference solution: the last rung */
 
