@@ -767,6 +767,53 @@ static void test_intrinsics_and_templates()
     cudaFree(out);
 }
 
+/* __constant__ symbols: filled from device memory on a stream (as lab 11
+ * copies its filter), read by every thread, read back; a range past the
+ * symbol's end is refused by every form. */
+__constant__ float c_weights[16];
+
+__global__ void weigh(float *out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = c_weights[i % 16] * (float)i;
+}
+
+static void test_symbols()
+{
+    const int n = 100;
+    cudaStream_t stream;
+    bool ok = cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) == cudaSuccess;
+    float host[16], back[16] = {0}, *d_weights, *d_out;
+    for (int i = 0; i < 16; ++i)
+        host[i] = 0.5f + (float)i;
+    ok = ok && cudaMalloc(&d_weights, sizeof host) == cudaSuccess && cudaMalloc(&d_out, n * sizeof(float)) == cudaSuccess;
+    ok = ok && cudaMemcpy(d_weights, host, sizeof host, cudaMemcpyHostToDevice) == cudaSuccess;
+    ok = ok && cudaMemcpyToSymbolAsync(c_weights, d_weights, sizeof host, 0, cudaMemcpyDeviceToDevice, stream) ==
+                   cudaSuccess;
+    weigh<<<1, 128, 0, stream>>>(d_out, n);
+    ok = ok && cudaGetLastError() == cudaSuccess;
+    ok = ok && cudaMemcpyFromSymbolAsync(back, c_weights, 8 * sizeof(float), 8 * sizeof(float), cudaMemcpyDeviceToHost,
+                                         stream) == cudaSuccess;
+    ok = ok && cudaStreamSynchronize(stream) == cudaSuccess;
+    std::vector<float> out = download(d_out, n);
+    for (int i = 0; i < n; ++i)
+        ok = ok && out[i] == host[i % 16] * (float)i;
+    for (int i = 0; i < 8; ++i)
+        ok = ok && back[i] == host[8 + i];
+    report("symbols_copied_on_a_stream", ok, "a call failed or the data is wrong");
+    bool refused = cudaMemcpyToSymbolAsync(c_weights, d_weights, sizeof host + 4, 0, cudaMemcpyDeviceToDevice, stream) ==
+                       cudaErrorInvalidValue &&
+                   cudaMemcpyToSymbolAsync(c_weights, d_weights, 8, 60, cudaMemcpyDeviceToDevice, stream) ==
+                       cudaErrorInvalidValue &&
+                   cudaMemcpyFromSymbolAsync(back, c_weights, 4, 64, cudaMemcpyDeviceToHost, stream) ==
+                       cudaErrorInvalidValue &&
+                   cudaMemcpyToSymbol(c_weights, host, sizeof host + 4) == cudaErrorInvalidValue;
+    report("symbol_ranges_past_the_end_refused", refused, "a copy past the symbol's end was accepted");
+    cudaFree(d_weights);
+    cudaFree(d_out);
+    cudaStreamDestroy(stream);
+}
+
 int main()
 {
     test_indexing();
@@ -777,5 +824,6 @@ int main()
     test_configurations();
     test_runtime_api();
     test_intrinsics_and_templates();
+    test_symbols();
     return failures == 0 ? 0 : 1;
 }

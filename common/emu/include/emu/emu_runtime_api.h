@@ -406,5 +406,26 @@ cudaError_t cudaMemcpyFromSymbol(void *dst, const T &symbol, size_t count, size_
     return cudaMemcpy(dst, reinterpret_cast<const char *>(&symbol) + offset, count,
                       cudaMemcpyDefault);
 }
+/* The stream-ordered forms. Emulated streams run their work when it is
+ * enqueued, so these copy at once, like cudaMemcpyAsync; a range past the
+ * symbol's end is refused as by the synchronous forms (and by the GPU). */
+template <class T>
+cudaError_t cudaMemcpyToSymbolAsync(const T &symbol, const void *src, size_t count, size_t offset = 0,
+                                    enum cudaMemcpyKind = cudaMemcpyHostToDevice, cudaStream_t stream = 0)
+{
+    if (offset > sizeof(T) || count > sizeof(T) - offset)
+        return cudaErrorInvalidValue;
+    return cudaMemcpyAsync(reinterpret_cast<char *>(const_cast<T *>(&symbol)) + offset, src, count,
+                           cudaMemcpyDefault, stream);
+}
+template <class T>
+cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const T &symbol, size_t count, size_t offset = 0,
+                                      enum cudaMemcpyKind = cudaMemcpyDeviceToHost, cudaStream_t stream = 0)
+{
+    if (offset > sizeof(T) || count > sizeof(T) - offset)
+        return cudaErrorInvalidValue;
+    return cudaMemcpyAsync(dst, reinterpret_cast<const char *>(&symbol) + offset, count,
+                           cudaMemcpyDefault, stream);
+}
 
 #endif

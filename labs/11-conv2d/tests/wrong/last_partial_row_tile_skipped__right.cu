@@ -1,0 +1,15 @@
+/* WRONG ON PURPOSE: the reference counting its tiles of rows with a
+ * division that rounds down ("a block per whole tile"), and at least one
+ * block so that small images work. On the friendly sizes (rows a multiple
+ * of 32) nothing changes; otherwise the rows of the last partial tile are
+ * never written, and hold the grader's NaN.
+ * Must first fail the right stage.
+ * BUILDS-ON: the reference
+ * EDIT: s|    int row_tiles = (rows + TILE_H - 1) / TILE_H;|    int row_tiles = rows > TILE_H ? rows / TILE_H : 1;|
+ * REPORT-SAYS: does your grid cover the last partial tile of rows and of columns
+ */
+extern "C" cudaError_t conv2d(const float *d_in, float *d_out, int rows, int cols,
+                              const float *d_filter, int radius, cudaStream_t stream)
+{
+    return reference_conv2d(d_in, d_out, rows, cols, d_filter, radius, stream);
+}
