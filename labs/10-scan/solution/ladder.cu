@@ -15,7 +15,10 @@
  *   v3 Blelloch, padded           ~4                     ~2, no bank conflicts
  *   v4 warp shuffles, recursive   ~4                     ~5 shuffles, 2 barriers
  *   v5 reduce-then-scan, uint4    3 (reduce, scan)       registers + shuffles
- *   v6 decoupled look-back        2 (one pass)           the reference
+ *   v6 decoupled look-back,       2 (one pass)           fences between flag
+ *      flag and value apart                                  and value
+ *   v7 decoupled look-back        2 (one pass)           the reference: flag
+ *                                                        and value one word
  */
 #include "scan.cu" /* the reference solution: the last rung */
 
@@ -281,11 +284,173 @@ static int cub_device_exclusive_sum(void *const *d, const int64_t *dims, void *s
 }
 #endif
 
-/* ---- v6, the reference: one pass, decoupled look-back ------------------------
+/* ---- v6: one pass, decoupled look-back, flags and values apart ------------
+ * The reference's pass, with each tile's flag and value in two words: the
+ * writer must make the value visible before the flag (value,
+ * __threadfence(), flag) and the reader must read the flag before the value
+ * (flag, __threadfence(), value). Correct; but the fences sit on the chain
+ * of tiles that wait for each other, and each costs the whole memory
+ * system's round trip. */
+/* Decoupled look-back, run by one whole warp of the tile's block. scratch
+ * holds, after the tile counter, ntiles flags, ntiles aggregates and
+ * ntiles inclusive prefixes; the flags were zeroed before the launch.
+ * Returns the sum of every tile before `tile`. */
+__device__ static unsigned fenced_look_back(unsigned tile, unsigned aggregate, unsigned *scratch,
+                                     unsigned ntiles, unsigned lane)
+{
+    volatile unsigned *flags = scratch + 1;
+    volatile unsigned *aggregates = flags + ntiles;
+    volatile unsigned *prefixes = aggregates + ntiles;
+    if (tile == 0) {
+        if (lane == 0) {
+            prefixes[0] = aggregate;
+            __threadfence(); /* the value is visible before the flag says so */
+            flags[0] = FLAG_PREFIX;
+        }
+        return 0;
+    }
+    if (lane == 0) {
+        aggregates[tile] = aggregate;
+        __threadfence();
+        flags[tile] = FLAG_AGGREGATE;
+    }
+    unsigned exclusive = 0;
+    long long p = (long long)tile - 1 - lane; /* lane l looks l + 1 tiles back */
+    for (;;) {
+        unsigned f;
+        do { /* tiles before 0 count as a published prefix of 0 */
+            f = p >= 0 ? flags[p] : FLAG_PREFIX;
+        } while (__any_sync(FULL_MASK, f == FLAG_EMPTY));
+        __threadfence(); /* the flag is read before the value it guards */
+        unsigned v = p < 0 ? 0u : f == FLAG_PREFIX ? prefixes[p] : aggregates[p];
+        unsigned done = __ballot_sync(FULL_MASK, f == FLAG_PREFIX);
+        /* The nearest published prefix ends the walk: lanes further back
+         * add nothing. */
+        if (done && lane > (unsigned)(__ffs(done) - 1)) v = 0;
+#pragma unroll
+        for (unsigned o = 16; o > 0; o /= 2) v += __shfl_xor_sync(FULL_MASK, v, o);
+        exclusive += v;
+        if (done) break;
+        p -= 32;
+    }
+    if (lane == 0) {
+        prefixes[tile] = exclusive + aggregate;
+        __threadfence();
+        flags[tile] = FLAG_PREFIX;
+    }
+    return exclusive;
+}
+
+/* One block per tile. `vec` says both pointers are 16-byte aligned: full
+ * tiles then move uint4s; the last, partial tile (and every tile of
+ * unaligned arrays) moves single words with a bounds check, in the same
+ * layout. */
+__global__ static void __launch_bounds__(SCAN_THREADS)
+scan_fenced_look_back(const unsigned *in, unsigned *out, long long n, unsigned *scratch,
+                      unsigned ntiles, bool vec)
+{
+    __shared__ unsigned s_tile, s_prefix;
+    __shared__ unsigned s_warp[SCAN_ROWS * SCAN_WARPS]; /* row j, warp w at j * 8 + w */
+    const unsigned tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
+
+    if (tid == 0) s_tile = atomicAdd(&scratch[0], 1u);
+    __syncthreads();
+    const unsigned tile = s_tile;
+    const long long base = (long long)tile * SCAN_TILE;
+    const bool wide = vec && base + SCAN_TILE <= n;
+
+    unsigned x[SCAN_ROWS][4];
+    if (wide) {
+        const uint4 *in4 = reinterpret_cast<const uint4 *>(in + base);
+#pragma unroll
+        for (int j = 0; j < SCAN_ROWS; j++) {
+            uint4 q = in4[j * SCAN_THREADS + tid];
+            x[j][0] = q.x, x[j][1] = q.y, x[j][2] = q.z, x[j][3] = q.w;
+        }
+    } else {
+#pragma unroll
+        for (int j = 0; j < SCAN_ROWS; j++)
+#pragma unroll
+            for (int c = 0; c < 4; c++) {
+                long long i = base + 4LL * (j * SCAN_THREADS + tid) + c;
+                x[j][c] = i < n ? in[i] : 0u;
+            }
+    }
+
+    /* Each thread: exclusive scan of its uint4s; each warp: scan of the
+     * rows' thread sums; lane 31 keeps the warp's total of each row. */
+    unsigned before_in_warp[SCAN_ROWS];
+#pragma unroll
+    for (int j = 0; j < SCAN_ROWS; j++) {
+        unsigned a = x[j][0], b = x[j][1], c = x[j][2], d = x[j][3];
+        x[j][0] = 0, x[j][1] = a, x[j][2] = a + b, x[j][3] = a + b + c;
+        unsigned sum = a + b + c + d;
+        unsigned incl = warp_inclusive_scan(sum, lane);
+        before_in_warp[j] = incl - sum;
+        if (lane == 31) s_warp[j * SCAN_WARPS + warp] = incl;
+    }
+    __syncthreads();
+
+    /* Warp 0: the 32 warp totals, in the tile's order, scanned; their sum
+     * is the tile's aggregate, which the look-back publishes. */
+    if (warp == 0) {
+        unsigned t = s_warp[lane];
+        unsigned incl = warp_inclusive_scan(t, lane);
+        unsigned aggregate = __shfl_sync(FULL_MASK, incl, 31);
+        s_warp[lane] = incl - t;
+        unsigned prefix = fenced_look_back(tile, aggregate, scratch, ntiles, lane);
+        if (lane == 0) s_prefix = prefix;
+    }
+    __syncthreads();
+
+    const unsigned prefix = s_prefix;
+#pragma unroll
+    for (int j = 0; j < SCAN_ROWS; j++) {
+        unsigned add = prefix + s_warp[j * SCAN_WARPS + warp] + before_in_warp[j];
+#pragma unroll
+        for (int c = 0; c < 4; c++) x[j][c] += add;
+    }
+    if (wide) {
+        uint4 *out4 = reinterpret_cast<uint4 *>(out + base);
+#pragma unroll
+        for (int j = 0; j < SCAN_ROWS; j++)
+            out4[j * SCAN_THREADS + tid] = make_uint4(x[j][0], x[j][1], x[j][2], x[j][3]);
+    } else {
+#pragma unroll
+        for (int j = 0; j < SCAN_ROWS; j++)
+#pragma unroll
+            for (int c = 0; c < 4; c++) {
+                long long i = base + 4LL * (j * SCAN_THREADS + tid) + c;
+                if (i < n) out[i] = x[j][c];
+            }
+    }
+}
+
+static int v6_look_back_with_fences(void *const *d, const int64_t *dims, void *st)
+{
+    const unsigned *d_in = (const unsigned *)d[0];
+    unsigned *d_out = (unsigned *)d[1], *d_scratch = (unsigned *)d[2];
+    int n = (int)dims[0];
+    cudaStream_t stream = (cudaStream_t)st;
+
+    if (n <= 0) return 0;
+    unsigned ntiles = (unsigned)(((long long)n + SCAN_TILE - 1) / SCAN_TILE);
+    /* d_scratch holds garbage: zero the tile counter and the flags (1 +
+     * ntiles words, n / 4096 + 2 at most: a few KiB at 2^26). */
+    cudaError_t e = cudaMemsetAsync(d_scratch, 0, (1 + (size_t)ntiles) * sizeof(unsigned), stream);
+    if (e != cudaSuccess) return e;
+    bool vec = (reinterpret_cast<uintptr_t>(d_in) % 16 == 0) &&
+               (reinterpret_cast<uintptr_t>(d_out) % 16 == 0);
+    scan_fenced_look_back<<<ntiles, SCAN_THREADS, 0, stream>>>(d_in, d_out, n, d_scratch,
+                                                                  ntiles, vec);
+    return cudaGetLastError();
+}
+
+/* ---- v7, the reference: one pass, decoupled look-back ------------------------
  * v5's tiles, with the tile offsets found during the same pass from the
  * tiles before (scan.cu): each element crosses DRAM twice, the
  * least a scan can do. */
-static int v6_decoupled_look_back(void *const *d, const int64_t *dims, void *s)
+static int v7_decoupled_look_back(void *const *d, const int64_t *dims, void *s)
 {
     return exclusive_scan((const unsigned *)d[0], (unsigned *)d[1], (int)dims[0], (unsigned *)d[2],
                           (cudaStream_t)s);
@@ -300,7 +465,8 @@ static const lab_rung RUNGS[] = {
 #ifndef CUDA_EMU
     {"cub_device_exclusive_sum", cub_device_exclusive_sum},
 #endif
-    {"v6_decoupled_look_back", v6_decoupled_look_back},
+    {"v6_look_back_with_fences", v6_look_back_with_fences},
+    {"v7_decoupled_look_back", v7_decoupled_look_back},
 };
 
 extern "C" const lab_ladder LAB_LADDER = {sizeof RUNGS / sizeof RUNGS[0], RUNGS};

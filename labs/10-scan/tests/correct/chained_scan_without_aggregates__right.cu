@@ -7,7 +7,7 @@
  * ever waits for a tile that is already running), but slower than the
  * look-back it is built from.
  * BUILDS-ON: the reference
- * EDIT: s/flags\[tile\] = FLAG_AGGREGATE;/(void)FLAG_AGGREGATE; \/* never published: wait for the prefix *\//
+ * EDIT: s/if (lane == 0) status\[tile\] = tile_status(FLAG_AGGREGATE, aggregate);/(void)FLAG_AGGREGATE; \/* never published: wait for the prefix *\//
  */
 extern "C" cudaError_t exclusive_scan(const unsigned *d_in, unsigned *d_out, int n,
                                       unsigned *d_scratch, cudaStream_t stream)

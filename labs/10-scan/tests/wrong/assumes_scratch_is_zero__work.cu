@@ -8,7 +8,7 @@
  * first fail the work stage.
  * BUILDS-ON: the reference
  * REPORT-SAYS: cudaErrorIllegalAddress
- * EDIT: s/cudaError_t e = cudaMemsetAsync(d_scratch, 0, (1 + (size_t)ntiles) \* sizeof(unsigned), stream);/cudaError_t e = cudaSuccess;/
+ * EDIT: s/cudaError_t e = cudaMemsetAsync(counter, 0, bytes, stream);/cudaError_t e = cudaSuccess;/
  */
 extern "C" cudaError_t exclusive_scan(const unsigned *d_in, unsigned *d_out, int n,
                                       unsigned *d_scratch, cudaStream_t stream)

@@ -8,11 +8,10 @@
  * right, as a fast-stage file should there).
  * BUILDS-ON: the reference
  * EDIT: s/^enum { FLAG_EMPTY = 0, FLAG_AGGREGATE = 1, FLAG_PREFIX = 2 };/enum { FLAG_EMPTY = 0, FLAG_AGGREGATE = 1, FLAG_PREFIX = 2, FLAG_HURRIED = 3 };/
- * EDIT: s/unsigned ntiles, unsigned lane)/unsigned ntiles, unsigned lane, long long n_hint)/
- * EDIT: s/look_back(tile, aggregate, scratch, ntiles, lane);/look_back(tile, aggregate, scratch, ntiles, lane, n);/
- * EDIT: s/} while (__any_sync(FULL_MASK, f == FLAG_EMPTY));/if (n_hint > (1LL << 25) \&\& f == FLAG_EMPTY) f = FLAG_HURRIED; } while (__any_sync(FULL_MASK, f == FLAG_EMPTY));/
- * EDIT: s/unsigned v = p < 0 ? 0u :/unsigned v = p < 0 || f == FLAG_HURRIED ? 0u :/
- * EDIT: s/unsigned done = __ballot_sync(FULL_MASK, f == FLAG_PREFIX);/unsigned done = __ballot_sync(FULL_MASK, f == FLAG_PREFIX || f == FLAG_HURRIED);/
+ * EDIT: s/volatile unsigned long long \*status, unsigned lane)/volatile unsigned long long *status, unsigned lane, long long n_hint)/
+ * EDIT: s/look_back(tile, aggregate, status, lane);/look_back(tile, aggregate, status, lane, n);/
+ * EDIT: s/} while (__any_sync(FULL_MASK, (unsigned)(s >> 32) == FLAG_EMPTY));/if (n_hint > (1LL << 25) \&\& (unsigned)(s >> 32) == FLAG_EMPTY) s = tile_status(FLAG_HURRIED, 0); } while (__any_sync(FULL_MASK, (unsigned)(s >> 32) == FLAG_EMPTY));/
+ * EDIT: s/unsigned done = __ballot_sync(FULL_MASK, (unsigned)(s >> 32) == FLAG_PREFIX);/unsigned done = __ballot_sync(FULL_MASK, (unsigned)(s >> 32) >= FLAG_PREFIX);/
  * REPORT-SAYS: the timed calls computed a wrong answer
  */
 extern "C" cudaError_t exclusive_scan(const unsigned *d_in, unsigned *d_out, int n,
