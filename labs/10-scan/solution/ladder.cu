@@ -24,6 +24,12 @@
 
 #include "lab_spec.h"
 
+/* The tiles of v5 and v6: 4 rows of 256 uint4, 4096 elements. */
+#define SCAN_THREADS 256
+#define SCAN_ROWS 4
+#define SCAN_TILE (SCAN_THREADS * SCAN_ROWS * 4)
+#define SCAN_WARPS (SCAN_THREADS / 32)
+
 extern "C" const lab_device LAB_DEVICE; /* the lab's binding and baseline (trusted/lab.cu) */
 
 /* ---- the hierarchy every multi-pass rung shares ---------------------------
