@@ -10,6 +10,7 @@
 # vendor library (matmul: cuBLAS) each rung's % of its speed; the others show
 # the speedup over the first rung, on a log scale when the ladder spans more
 # than 50x. Vendor rungs (CUB, Thrust, cuBLAS) are drawn in another colour.
+# Rungs named rN_... (another radius than the ladder's problem) are left out.
 set -u
 cd "$(dirname "$0")/.."
 if ! command -v gnuplot >/dev/null; then
@@ -41,6 +42,10 @@ for json in "${files[@]}"; do
     awk -v roof="$roof" -v vendor_ms="${vendor_ms:-0}" '
         /"name":/ {
             match($0, /"name": "[^"]*"/); name = substr($0, RSTART + 9, RLENGTH - 10)
+            # Rungs named rN_... run at another radius than the problem of the
+            # ladder (lab 11 times radius 7 so): measured against the wrong
+            # bytes, they stay in the table and out of the chart.
+            if (name ~ /^r[0-9]+_/) next
             match($0, /"roofline_fraction": [^,]*/); frac = substr($0, RSTART + 21, RLENGTH - 21)
             match($0, /"total_speedup": [^,}]*/); total = substr($0, RSTART + 17, RLENGTH - 17)
             match($0, /"ms": [^,]*/); ms = substr($0, RSTART + 6, RLENGTH - 6)
