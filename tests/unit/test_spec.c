@@ -12,10 +12,14 @@
 
 extern const lab_spec *const LAB_REGISTRY[]; /* written by make */
 
+/* How many elements a case has: the product of the dims that are sizes
+ * (shrink_dims names them); a dim that is not one, such as lab 11's
+ * radius, does not count. */
 static int64_t volume(const lab_spec *s, const lab_case *c)
 {
     int64_t v = 1;
-    for (int d = 0; d < s->n_dims; d++) v *= c->dims[d];
+    for (int d = 0; d < s->n_dims; d++)
+        if (s->shrink_dims >> d & 1) v *= c->dims[d];
     return v;
 }
 
