@@ -117,12 +117,14 @@ int fast_start(const grade_ctx *g, fast_runner *r)
 {
     const lab_spec *spec = g->spec;
     r->waiting = 0;
-    snprintf(r->req_path, sizeof r->req_path, "%s/fast.req", g->scratch);
-    snprintf(r->rsp_path, sizeof r->rsp_path, "%s/fast.rsp", g->scratch);
-    snprintf(r->log_path, sizeof r->log_path, "%s/fast.log", g->scratch);
+    const char *name = r->second ? "fast-second" : "fast";
+    snprintf(r->req_path, sizeof r->req_path, "%s/%s.req", g->scratch, name);
+    snprintf(r->rsp_path, sizeof r->rsp_path, "%s/%s.rsp", g->scratch, name);
+    snprintf(r->log_path, sizeof r->log_path, "%s/%s.log", g->scratch, name);
     unlink(r->rsp_path);
     unlink(r->log_path);
-    make_timing_calls(g, 4000, r->calls);
+    make_timing_calls(g, r->second ? 4500 : 4000,
+                      r->second ? &spec->fast.second.timed : &spec->fast.timed, r->calls);
     proto_request req;
     request_init(&req, g, MODE_TIMING, TIMING_CALLS);
     req.agreement = timed_agreement(spec);
@@ -440,6 +442,117 @@ static int physically_impossible(const lab_spec *spec, const fast_figures *f,
     return 0;
 }
 
+/* One timing run, judged for what it must have before any figure counts:
+ * a well-formed response, no call stopped by the sandbox, a timing record,
+ * every timed call and both re-checks right. 1 with *rsp to free; 0 with
+ * the stage's verdict set. */
+static int timed_and_right(const grade_ctx *g, fast_runner *r, stage_result *st, response *rsp,
+                           iso_result *ir, gpu_clock *before, gpu_clock *after)
+{
+    const lab_spec *spec = g->spec;
+    if (!timed_on_a_quiet_gpu(g, r, rsp, ir, before, after, st)) return 0;
+    if (response_malformed(rsp, st) || sandbox_stopped(rsp, ir, st, "the timing")) {
+        response_free(rsp);
+        return 0;
+    }
+    if (!rsp->has_timing) {
+        char how[96];
+        iso_describe(ir, how, sizeof how);
+        st->status = ST_FAIL;
+        snprintf(st->summary, sizeof st->summary, "the timing run stopped (%s)%s%s", how,
+                 rsp->has_fatal ? ": " : "", rsp->has_fatal ? rsp->fatal.message : "");
+        sb_printf(&st->details, "hint: %s\n",
+                  hint_or(spec->hints.timeout, "the fast stage calls your code hundreds "
+                                               "of times on a large input"));
+        response_free(rsp);
+        return 0;
+    }
+    /* Correctness first: a fast wrong answer is not fast. */
+    double judging = iso_now_s();
+    int right = timed_calls_right(g, &rsp->timing, st) && rechecks_pass(g, r, rsp, ir, st);
+    report_add_time(st, "checks", iso_now_s() - judging);
+    if (!right) response_free(rsp);
+    return right;
+}
+
+/* Work left running after the timed stream was done: an error, not a
+ * verdict (1 when it was so). */
+static int straggled(const fast_figures *f, stage_result *st)
+{
+    if (f->straggle_ms <= fast_straggle_allowed_ms(f->submission_ms)) return 0;
+    st->status = ST_ERROR;
+    snprintf(st->summary, sizeof st->summary,
+             "your code kept the GPU busy %.3f ms after the timed stream was done "
+             "(timed: %.3f ms): is work launched on another stream?",
+             f->straggle_ms, f->submission_ms);
+    sb_printf(&st->details, "hint: launch every kernel and copy on the stream you are "
+                            "given (or make that stream wait for yours with an event)\n");
+    return 1;
+}
+
+static int has_second_size(const lab_spec *spec)
+{
+    for (int d = 0; d < LAB_MAX_DIMS; d++)
+        if (spec->fast.second.timed.dims[d] != 0) return 1;
+    return 0;
+}
+
+/* The spec's second size, once the first has passed: timed and checked
+ * the same way, judged on its speedup alone (its figures are a line of
+ * the details; a failure there fails the stage). */
+static void second_size(const grade_ctx *g, stage_result *st)
+{
+    const lab_spec *spec = g->spec;
+    const char *what = spec->fast.second.what ? spec->fast.second.what : "the second size";
+    fast_runner r;
+    memset(&r, 0, sizeof r);
+    r.second = 1;
+    response rsp;
+    iso_result ir;
+    gpu_clock before, after;
+    stage_result at;
+    memset(&at, 0, sizeof at);
+    int ok = timed_and_right(g, &r, &at, &rsp, &ir, &before, &after);
+    fast_abandon(&r);
+    fast_figures f;
+    memset(&f, 0, sizeof f);
+    if (ok) {
+        figures(g, &r.calls[0], &rsp, &f);
+        double peak_flops = rsp.timing.peak_flops;
+        response_free(&rsp);
+        ok = !straggled(&f, &at) && !physically_impossible(spec, &f, peak_flops, &at);
+        if (ok) {
+            char rate[120] = "";
+            if (spec->fast.flops && isfinite(f.gflops)) {
+                int n = snprintf(rate, sizeof rate, "%.0f %s", f.gflops, rate_unit(spec));
+                if (peak_flops > 0 && n > 0 && (size_t)n < sizeof rate)
+                    snprintf(rate + n, sizeof rate - (size_t)n, " (%.0f%% of the FP32 peak)",
+                             100 * f.gflops * 1e9 / peak_flops);
+            } else {
+                snprintf(rate, sizeof rate, "%.0f GB/s", f.gbps);
+            }
+            at.status = f.speedup >= spec->fast.second.min_speedup ? ST_PASS : ST_FAIL;
+            snprintf(at.summary, sizeof at.summary, "%s, %.2fx over the baseline (needs >= %.3gx)",
+                     rate, f.speedup, spec->fast.second.min_speedup);
+        }
+    }
+    /* Its seconds join the stage's, part by part. */
+    for (int i = 0; i < at.n_parts; i++) report_add_time(st, at.parts[i].name, at.parts[i].seconds);
+    sb_printf(&st->details, "at %s: %s; %.4f ms per call, baseline %.4f ms, median of %d samples, "
+                            "%s\n", what, at.summary, f.submission_ms, f.baseline_ms, f.samples,
+              ok ? sampling(&f) : "not timed");
+    if (at.details.s && at.details.s[0]) sb_printf(&st->details, "%s", at.details.s);
+    if (at.status != ST_PASS) {
+        st->status = at.status == ST_ERROR ? ST_ERROR : ST_FAIL;
+        st->unreliable = at.unreliable;
+        snprintf(st->summary, sizeof st->summary, "at %s: %s", what, at.summary);
+        if (at.status == ST_FAIL)
+            sb_printf(&st->details, "hint: %s\n",
+                      hint_or(spec->hints.too_slow, "profile it at that size too"));
+    }
+    sb_free(&at.details);
+}
+
 void stage_fast(const grade_ctx *g, fast_runner *r, stage_result *st)
 {
     const lab_spec *spec = g->spec;
@@ -447,31 +560,7 @@ void stage_fast(const grade_ctx *g, fast_runner *r, stage_result *st)
     response rsp;
     iso_result ir;
     gpu_clock before, after;
-    if (!timed_on_a_quiet_gpu(g, r, &rsp, &ir, &before, &after, st)) return;
-    if (response_malformed(&rsp, st) || sandbox_stopped(&rsp, &ir, st, "the timing")) {
-        response_free(&rsp);
-        return;
-    }
-    if (!rsp.has_timing) {
-        char how[96];
-        iso_describe(&ir, how, sizeof how);
-        st->status = ST_FAIL;
-        snprintf(st->summary, sizeof st->summary, "the timing run stopped (%s)%s%s", how,
-                 rsp.has_fatal ? ": " : "", rsp.has_fatal ? rsp.fatal.message : "");
-        sb_printf(&st->details, "hint: %s\n",
-                  hint_or(spec->hints.timeout, "the fast stage calls your code hundreds "
-                                               "of times on a large input"));
-        response_free(&rsp);
-        return;
-    }
-    /* Correctness first: a fast wrong answer is not fast. */
-    double judging = iso_now_s();
-    int right = timed_calls_right(g, &rsp.timing, st) && rechecks_pass(g, r, &rsp, &ir, st);
-    report_add_time(st, "checks", iso_now_s() - judging);
-    if (!right) {
-        response_free(&rsp);
-        return;
-    }
+    if (!timed_and_right(g, r, st, &rsp, &ir, &before, &after)) return;
 
     fast_figures *f = &st->fast;
     figures(g, &calls[0], &rsp, f);
@@ -536,17 +625,7 @@ void stage_fast(const grade_ctx *g, fast_runner *r, stage_result *st)
     gpu_clock_describe(&after, clock_after, sizeof clock_after);
     sb_printf(&st->details, "GPU before timing: %s; after: %s\n", clock_before, clock_after);
 
-    if (f->straggle_ms > fast_straggle_allowed_ms(f->submission_ms)) {
-        st->status = ST_ERROR;
-        snprintf(st->summary, sizeof st->summary,
-                 "your code kept the GPU busy %.3f ms after the timed stream was done "
-                 "(timed: %.3f ms): is work launched on another stream?",
-                 f->straggle_ms, f->submission_ms);
-        sb_printf(&st->details, "hint: launch every kernel and copy on the stream you are "
-                                "given (or make that stream wait for yours with an event)\n");
-        return;
-    }
-    if (physically_impossible(spec, f, peak_flops, st)) return;
+    if (straggled(f, st) || physically_impossible(spec, f, peak_flops, st)) return;
     int gated_roof = spec->fast.roof != ROOF_NONE;
     int fast_enough = (!gated_roof || f->roofline >= spec->fast.min_roofline) &&
                       f->speedup >= spec->fast.min_speedup;
@@ -567,4 +646,5 @@ void stage_fast(const grade_ctx *g, fast_runner *r, stage_result *st)
         return;
     }
     check_resources(g, st);
+    if (st->status == ST_PASS && has_second_size(spec)) second_size(g, st);
 }

@@ -12,6 +12,7 @@
  * waits on its stdin for the word to use the GPU. */
 typedef struct {
     int waiting;  /* a runner was started and not yet told to go */
+    int second;   /* it times the spec's second size (fast.second) */
     int go;       /* our end of its stdin */
     iso_job job;
     proto_call calls[TIMING_CALLS];

@@ -219,6 +219,15 @@ typedef struct lab_spec {
          * Each spike is the old value again before the next round. 0: none. */
         double spike;
         const char *calibration; /* where the thresholds come from */
+        /* Optional: a second size, timed the same way after the first has
+         * passed and judged on its speedup over the baseline at that size
+         * (lab 11: radius 1, where memory bounds the work, then radius 7,
+         * where arithmetic does). timed.dims all 0: none. */
+        struct {
+            lab_case timed;
+            const char *what;   /* the size in words, "radius 7", for reports */
+            double min_speedup; /* median(baseline) / median(submission) there */
+        } second;
     } fast;
 
     /* Optional: what the compiled kernels use, read from the device

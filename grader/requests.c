@@ -53,16 +53,17 @@ void request_init(proto_request *req, const grade_ctx *g, proto_mode mode, int n
     req->max_seconds = 20;
 }
 
-void make_timing_calls(const grade_ctx *g, uint64_t label, proto_call calls[TIMING_CALLS])
+void make_timing_calls(const grade_ctx *g, uint64_t label, const lab_case *timed,
+                       proto_call calls[TIMING_CALLS])
 {
     const lab_spec *spec = g->spec;
     memset(calls, 0, TIMING_CALLS * sizeof *calls);
-    calls[0].c = spec->fast.timed;
+    calls[0].c = *timed;
     calls[0].seed = call_seed(g, label);
     calls[0].swap_seed = call_seed(g, label + 3000); /* between timed calls */
     int same_size = 1;
     for (int d = 0; d < LAB_MAX_DIMS; d++) same_size &= spec->fast.recheck.dims[d] == 0;
-    calls[1].c = same_size ? spec->fast.timed : spec->fast.recheck;
+    calls[1].c = same_size ? *timed : spec->fast.recheck;
     calls[1].seed = call_seed(g, label + 1000); /* fresh inputs */
     calls[2] = calls[1];
     calls[2].swap_seed = call_seed(g, label + 2000);

@@ -19,6 +19,7 @@ void request_init(proto_request *req, const grade_ctx *g, proto_mode mode, int n
  * buffers, so an answer remembered from calls[1] is stale. Seeds from
  * label. */
 enum { TIMING_CALLS = 3, SWAPS_AFTER_TIMING = 8 };
-void make_timing_calls(const grade_ctx *g, uint64_t label, proto_call calls[TIMING_CALLS]);
+void make_timing_calls(const grade_ctx *g, uint64_t label, const lab_case *timed,
+                       proto_call calls[TIMING_CALLS]);
 
 #endif

@@ -245,7 +245,7 @@ static void timing_requests_are_built_as_designed(void)
     CHECK(req.n_calls == 3 && strcmp(req.lab_id, "01-vector-add") == 0);
     CHECK(req.min_rounds == 10 && req.target_rse == 0.005 && req.max_seconds > 0);
     proto_call calls[TIMING_CALLS];
-    make_timing_calls(&s.g, 4000, calls);
+    make_timing_calls(&s.g, 4000, &s.g.spec->fast.timed, calls);
     CHECK(calls[0].c.dims[0] == LAB_01_VECTOR_ADD.fast.timed.dims[0]);
     CHECK(calls[1].c.dims[0] == LAB_01_VECTOR_ADD.fast.recheck.dims[0]); /* the spec's size */
     CHECK(calls[0].seed == rng_derive(5, 4000) && calls[1].seed == rng_derive(5, 5000));
@@ -255,12 +255,18 @@ static void timing_requests_are_built_as_designed(void)
     lab_spec spec = LAB_01_VECTOR_ADD;
     spec.fast.recheck.dims[0] = 1001;
     s.g.spec = &spec;
-    make_timing_calls(&s.g, 6000, calls);
+    make_timing_calls(&s.g, 6000, &s.g.spec->fast.timed, calls);
     CHECK(calls[1].c.dims[0] == 1001 && calls[0].c.dims[0] == spec.fast.timed.dims[0]);
     CHECK(calls[2].c.dims[0] == 1001);
     memset(&spec.fast.recheck, 0, sizeof spec.fast.recheck); /* none: the timed size */
-    make_timing_calls(&s.g, 6000, calls);
+    make_timing_calls(&s.g, 6000, &s.g.spec->fast.timed, calls);
     CHECK(calls[1].c.dims[0] == spec.fast.timed.dims[0] && calls[2].c.dims[0] == spec.fast.timed.dims[0]);
+    /* A second timed size (lab_spec.fast.second) is timed and, with no
+     * re-check size of its own, re-checked at that size. */
+    lab_case other = {.dims = {77}};
+    make_timing_calls(&s.g, 4500, &other, calls);
+    CHECK(calls[0].c.dims[0] == 77 && calls[1].c.dims[0] == 77 && calls[2].c.dims[0] == 77);
+    CHECK(calls[0].seed == rng_derive(5, 4500));
 }
 
 /* The re-check after timing exchanges a few input elements: the answer for
