@@ -1020,7 +1020,10 @@ make_fixtures() {
 
 # TEST_PARTS="e2e" runs only the GPU's end-to-end cases (a short session on
 # a lent GPU, after the CPU parts passed elsewhere); the default is all.
-part() { [ -z "${TEST_PARTS:-}" ] || [[ " $TEST_PARTS " == *" $1 "* ]]; }
+# Each part that runs notes its wall seconds (printed at the end, for
+# keeping make test within its budget).
+wanted() { [ -z "${TEST_PARTS:-}" ] || [[ " $TEST_PARTS " == *" $1 "* ]]; }
+part() { wanted "$1" && echo "$1 $(date +%s.%N)" >>"$OUT/part-starts.txt"; }
 # The parts that never touch a GPU, and those that may.
 cpu_parts() {
     part unit && unit_tests
@@ -1049,7 +1052,8 @@ collect() {
     cat "$OUT/$1-output.txt"
     cat "$OUT/$1-results.txt" >>"$RESULTS"
 }
-{ part compile || part emu || part e2e || part agree; } && make_fixtures
+{ wanted compile || wanted emu || wanted e2e || wanted agree; } &&
+    echo "fixtures $(date +%s.%N)" >>"$OUT/part-starts.txt" && make_fixtures
 if [ "$HAVE_GPU" = 1 ]; then
     # With a GPU, the parts that need none run beside those that do, and
     # the class and attack gradings beside the end-to-end cases (the
@@ -1085,6 +1089,15 @@ if [ -z "${VERBOSE:-}" ] && [ "$skipped" -gt 0 ]; then
           if (c[g, r] > best[g]) { best[g] = c[g, r]; why[g] = r } }
         END { for (g in n) printf "skipped %s: %d case%s, e.g. %s (VERBOSE=1 lists them)\n",
                                   g, n[g], n[g] == 1 ? "" : "s", why[g] }' | sort
+fi
+# Wall seconds from each part's start to the next one's (parts that run
+# side by side with a GPU overlap, and the last one runs to the end).
+if [ -s "$OUT/part-starts.txt" ]; then
+    echo
+    echo "seconds per part (from its start to the next part's):"
+    { cat "$OUT/part-starts.txt"; echo "end $(date +%s.%N)"; } |
+        awk 'NR > 1 { t[prev] += $2 - start } { prev = $1; start = $2 }
+             END { for (p in t) if (p != "end") printf "  %6.1f  %s\n", t[p], p }' | sort -rn
 fi
 # The ten slowest gradings, from the seconds each result file records.
 slowest=$(for f in "$OUT"/*.json; do
