@@ -332,7 +332,7 @@ static void quoted_name(const char *path, char *buf, size_t size)
 /* The compiler and the flags every pass over the file shares: g++ against
  * common/emu for the CPU (the Makefile's EMU_CXXFLAGS), or nvcc. */
 static void compiler_args(const build_config *b, grade_ctx *g, arg_list *a, const char *src_dir,
-                          const char *input)
+                          const char *input, int precompiled)
 {
     if (g->emulated) {
         static const char *const flags[] = {"-std=c++17", "-O2", "-g", "-ffp-contract=off",
@@ -342,7 +342,15 @@ static void compiler_args(const build_config *b, grade_ctx *g, arg_list *a, cons
         for (size_t i = 0; i < sizeof flags / sizeof *flags; i++) arg(a, "%s", flags[i]);
         arg(a, "-I%s/emu/include", b->include_dir);
         arg(a, "-include");
-        arg(a, "%s/emu/cuda_emu.h", b->include_dir);
+        /* The compile proper takes the emulation's headers precompiled
+         * (the Makefile's EMU_PCH), when make has built them; the pass
+         * that lists the files read always reads them as text. */
+        char pch[600];
+        snprintf(pch, sizeof pch, "%s/pch/cuda_emu.h.gch", b->emu_dir);
+        if (precompiled && access(pch, R_OK) == 0)
+            arg(a, "%s/pch/cuda_emu.h", b->emu_dir);
+        else
+            arg(a, "%s/emu/cuda_emu.h", b->include_dir);
         arg(a, "-iquote");
         arg(a, "%s", src_dir);
         snprintf(g->compile_flags, sizeof g->compile_flags,
@@ -409,7 +417,7 @@ int build_runner(const build_config *b, grade_ctx *g, char *runner,
      * student may not read, so they are never shown; it fails closed: no
      * list, no build. */
     if (graded) {
-        compiler_args(b, g, &a, src_dir, input);
+        compiler_args(b, g, &a, src_dir, input, 0);
         if (g->emulated) {
             arg(&a, "-E");
             arg(&a, "-MD");
@@ -444,7 +452,7 @@ int build_runner(const build_config *b, grade_ctx *g, char *runner,
     }
 
     /* Step 3: the compile, whose messages the student sees. */
-    compiler_args(b, g, &a, src_dir, input);
+    compiler_args(b, g, &a, src_dir, input, 1);
     arg(&a, "-c");
     if (!g->emulated) {
         arg(&a, "-O3");

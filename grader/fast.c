@@ -534,6 +534,11 @@ static void second_size(const grade_ctx *g, stage_result *st)
             at.status = f.speedup >= spec->fast.second.min_speedup ? ST_PASS : ST_FAIL;
             snprintf(at.summary, sizeof at.summary, "%s, %.2fx over the baseline (needs >= %.3gx)",
                      rate, f.speedup, spec->fast.second.min_speedup);
+            if (at.status == ST_PASS && f.decided != DECIDED_NOT) { /* not the runner's own */
+                at.status = ST_ERROR;
+                snprintf(at.summary, sizeof at.summary,
+                         "the timing stopped early for a failure its figures do not show");
+            }
         }
     }
     /* Its seconds join the stage's, part by part. */
@@ -545,6 +550,7 @@ static void second_size(const grade_ctx *g, stage_result *st)
     if (at.status != ST_PASS) {
         st->status = at.status == ST_ERROR ? ST_ERROR : ST_FAIL;
         st->unreliable = at.unreliable;
+        st->malformed = at.malformed;
         snprintf(st->summary, sizeof st->summary, "at %s: %s", what, at.summary);
         if (at.status == ST_FAIL)
             sb_printf(&st->details, "hint: %s\n",

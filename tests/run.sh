@@ -265,6 +265,17 @@ EOF
     else
         fail cli/stage_times_in_json "no seconds per stage and part in $OUT/cli-times.json"
     fi
+    # make status reads the last result make grade kept (the grading just
+    # above: lab 01's solution, work and right on the CPU).
+    cli_case status_shows_the_last_result 0 "^01-vector-add *pass *pass *skipped .*fast not graded yet" -- \
+        make -s --no-print-directory status
+    cli_case status_as_a_page 0 "^wrote .*status.md" -- make -s --no-print-directory status FORMAT=md
+    if grep -q "slides/ladder.png" "$BUILD/status.md" 2>/dev/null; then
+        pass cli/status_page_has_the_ladder_charts
+    else
+        fail cli/status_page_has_the_ladder_charts "no ladder chart in $BUILD/status.md"
+    fi
+    cli_case status_bad_format 2 "FORMAT is text or md" -- make -s --no-print-directory status FORMAT=pdf
     gpu_lock_test
     # An unlimited stack limit makes the kernel map memory below the
     # program, which the runner's fence relies on not happening: the

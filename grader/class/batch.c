@@ -60,7 +60,9 @@ int bat_grader_command(const char *root, const char *lab_id, strbuf *out)
     strbuf cmd = {0};
     sb_printf(&cmd, "make -s --no-print-directory -C ");
     esc_shell(&cmd, root);
-    sb_printf(&cmd, " grade-command LAB=");
+    /* NO_LAST=1: a class's gradings are not the instructor's own progress
+     * (make status). */
+    sb_printf(&cmd, " grade-command NO_LAST=1 LAB=");
     esc_shell(&cmd, lab_id);
     fprintf(stderr, "class: asking make for the grader's command (this builds the lab if needed)\n");
     FILE *p = popen(sb_str(&cmd), "r");

@@ -152,10 +152,15 @@ static proto_decided decided(const timing_env *env, const double *const *series,
         return DECIDED_IMPOSSIBLE;
     if (straggle[1] - harness > margin * fast_straggle_allowed_ms(mine))
         return DECIDED_STRAGGLE;
-    double roof = spec->fast.roof == ROOF_COPY                   ? gbps / copy_gbps
+    /* The spec's second size (fast.second) has its own bar, a speedup. */
+    int second = memcmp(env->dims, spec->fast.timed.dims, sizeof spec->fast.timed.dims) != 0 &&
+                 memcmp(env->dims, spec->fast.second.timed.dims, sizeof spec->fast.timed.dims) == 0;
+    double roof = second                                          ? INFINITY
+                  : spec->fast.roof == ROOF_COPY                   ? gbps / copy_gbps
                   : spec->fast.roof == ROOF_VENDOR && n_items > 3 ? med[3] / mine
                                                                   : INFINITY;
-    if (speedup * margin < spec->fast.min_speedup ||
+    double min_speedup = second ? spec->fast.second.min_speedup : spec->fast.min_speedup;
+    if (speedup * margin < min_speedup ||
         (spec->fast.roof != ROOF_NONE && roof * margin < spec->fast.min_roofline))
         return DECIDED_FAR_BELOW;
     return DECIDED_NOT;
