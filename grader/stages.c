@@ -272,8 +272,8 @@ static int run_all(const grade_ctx *g, calls_run *runs, int n, stage_result *con
 }
 
 /* The smallest failing case. A call that finished with a wrong answer is
- * run again with its sizes (the lab's shrink_dims) halved, and halved
- * again down to 1, same seed, variant and alignment, all in one more run of
+ * run again with its sizes (the lab's shrink_dims) halved one at a time,
+ * and halved again down to 1, same seed, variant and alignment, all in one more run of
  * the runner; the smallest of those that is still wrong is shown under the
  * failure, with its first wrong elements. Nothing is shown when none is
  * (a bug that needs a large size), and the verdict is the same either way. */
@@ -284,13 +284,26 @@ static void show_smallest_failure(const grade_ctx *g, const calls_run *failed, s
     proto_call smaller[LAB_MAX_CASES];
     int n = 0;
     proto_call c = failed->calls[failed->wrong_call];
-    for (int changed = 1; changed && n < LAB_MAX_CASES;) {
+    /* One size halved a step (rows, then columns, ...): the cases come
+     * down like a staircase and take in the lopsided shapes (one tile of
+     * rows, two of columns) that halving every size at once jumps over.
+     * Where the stairs would need more calls than a run takes, every size
+     * is halved at each step. */
+    int steps = 0;
+    for (int d = 0; d < spec->n_dims; d++)
+        if (spec->shrink_dims & (1u << d))
+            for (int64_t v = c.c.dims[d]; v > 1; v /= 2) steps++;
+    int one_at_a_time = steps <= LAB_MAX_CASES;
+    for (int changed = 1, next = 0; changed && n < LAB_MAX_CASES;) {
         changed = 0;
-        for (int d = 0; d < spec->n_dims; d++)
+        for (int k = 0; k < spec->n_dims && !(changed && one_at_a_time); k++) {
+            int d = (next + k) % spec->n_dims;
             if ((spec->shrink_dims & (1u << d)) && c.c.dims[d] > 1) {
                 c.c.dims[d] /= 2;
                 changed = 1;
+                next = d + 1;
             }
+        }
         if (changed) smaller[n++] = c;
     }
     if (n == 0) return;
