@@ -490,13 +490,6 @@ static int straggled(const fast_figures *f, stage_result *st)
     return 1;
 }
 
-static int has_second_size(const lab_spec *spec)
-{
-    for (int d = 0; d < LAB_MAX_DIMS; d++)
-        if (spec->fast.second.timed.dims[d] != 0) return 1;
-    return 0;
-}
-
 /* The spec's second size, once the first has passed: timed and checked
  * the same way, judged on its speedup alone (its figures are a line of
  * the details; a failure there fails the stage). */
@@ -652,5 +645,5 @@ void stage_fast(const grade_ctx *g, fast_runner *r, stage_result *st)
         return;
     }
     check_resources(g, st);
-    if (st->status == ST_PASS && has_second_size(spec)) second_size(g, st);
+    if (st->status == ST_PASS && lab_case_given(&spec->fast.second.timed)) second_size(g, st);
 }

@@ -11,6 +11,13 @@ const lab_tolerance *lab_buffer_tolerance(const lab_spec *spec, int b)
     return spec->buffers[b].tolerance ? spec->buffers[b].tolerance : &spec->tolerance;
 }
 
+int lab_case_given(const lab_case *c)
+{
+    for (int d = 0; d < LAB_MAX_DIMS; d++)
+        if (c->dims[d] != 0) return 1;
+    return 0;
+}
+
 const char *lab_elem_name(lab_elem e)
 {
     switch (e) {

@@ -286,6 +286,9 @@ size_t lab_elem_size(lab_elem e);
 const char *lab_elem_name(lab_elem e);
 /* Output buffer b's own tolerance, or the lab's. */
 const lab_tolerance *lab_buffer_tolerance(const lab_spec *spec, int b);
+/* An optional case (fast.recheck, fast.second.timed) the spec gives: one
+ * whose dims are not all 0. */
+int lab_case_given(const lab_case *c);
 
 #ifdef __cplusplus
 }

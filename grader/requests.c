@@ -61,9 +61,7 @@ void make_timing_calls(const grade_ctx *g, uint64_t label, const lab_case *timed
     calls[0].c = *timed;
     calls[0].seed = call_seed(g, label);
     calls[0].swap_seed = call_seed(g, label + 3000); /* between timed calls */
-    int same_size = 1;
-    for (int d = 0; d < LAB_MAX_DIMS; d++) same_size &= spec->fast.recheck.dims[d] == 0;
-    calls[1].c = same_size ? *timed : spec->fast.recheck;
+    calls[1].c = lab_case_given(&spec->fast.recheck) ? spec->fast.recheck : *timed;
     calls[1].seed = call_seed(g, label + 1000); /* fresh inputs */
     calls[2] = calls[1];
     calls[2].swap_seed = call_seed(g, label + 2000);

@@ -53,6 +53,13 @@ static char failed_message[sizeof(proto_fatal)];
 
 static __thread int on_fence;
 
+/* sem_wait until it takes the post (a signal may interrupt it). */
+static void wait_on(sem_t *s)
+{
+    while (sem_wait(s) != 0) {
+    }
+}
+
 int fence_here(void) { return on_fence; }
 
 static void *fence_main(void *)
@@ -60,8 +67,7 @@ static void *fence_main(void *)
     on_fence = 1;
     fence_tid = syscall(SYS_gettid);
     sem_post(&job_done);
-    while (sem_wait(&go) != 0) {
-    }
+    wait_on(&go);
     /* A signal handler of the grader's (the sandbox's, the emulator's fault
      * report) still runs on this thread after a stack overflow. */
     static char alternate[64 << 10];
@@ -74,8 +80,7 @@ static void *fence_main(void *)
     sem_post(&job_done);
     if (start_error) return NULL;
     for (;;) {
-        while (sem_wait(&job_posted) != 0) {
-        }
+        wait_on(&job_posted);
         job_fn(job_arg);
         sem_post(&job_done);
     }
@@ -89,8 +94,7 @@ const char *fence_start(void)
     pthread_t thread;
     if (pthread_create(&thread, NULL, fence_main, NULL) != 0) return "cannot start its thread";
     pthread_detach(thread);
-    while (sem_wait(&job_done) != 0) {
-    }
+    wait_on(&job_done);
     char path[64];
     snprintf(path, sizeof path, "/proc/self/task/%ld/syscall", fence_tid);
     watch_fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -101,8 +105,7 @@ const char *fence_open(int with_filter)
 {
     fenced = with_filter;
     sem_post(&go);
-    while (sem_wait(&job_done) != 0) {
-    }
+    wait_on(&job_done);
     return start_error;
 }
 
@@ -126,8 +129,7 @@ int fence_run(void (*job)(void *), void *arg, char *message, size_t size)
     job_fn = job;
     job_arg = arg;
     sem_post(&job_posted);
-    while (sem_wait(&job_done) != 0) {
-    }
+    wait_on(&job_done);
     if (failed_code) {
         snprintf(message, size, "%s", failed_message);
         return failed_code;

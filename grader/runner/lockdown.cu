@@ -22,8 +22,8 @@
  * The thread that runs graded code (fence.cu) adds a second filter of its
  * own, lockdown_fence: no touching the response file (or the file through
  * which the runner watches that thread), no threads, no signal handlers,
- * no new filters, no remapping of the runner's own executable. grader/SECURITY.md says what this stops
- * and what it cannot.
+ * no new filters, no remapping of the runner's own executable.
+ * grader/SECURITY.md says what this stops and what it cannot.
  */
 #include <errno.h>
 #include <linux/audit.h>

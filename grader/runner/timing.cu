@@ -153,7 +153,7 @@ static proto_decided decided(const timing_env *env, const double *const *series,
     if (straggle[1] - harness > margin * fast_straggle_allowed_ms(mine))
         return DECIDED_STRAGGLE;
     /* The spec's second size (fast.second) has its own bar, a speedup. */
-    int second = memcmp(env->dims, spec->fast.timed.dims, sizeof spec->fast.timed.dims) != 0 &&
+    int second = lab_case_given(&spec->fast.second.timed) &&
                  memcmp(env->dims, spec->fast.second.timed.dims, sizeof spec->fast.timed.dims) == 0;
     double roof = second                                          ? INFINITY
                   : spec->fast.roof == ROOF_COPY                   ? gbps / copy_gbps
