@@ -293,14 +293,20 @@ int main(int argc, char **argv)
         printf("id=%s\ntitle=%s\nentry=%s\nstudent_file=%s\n", g.spec->id, g.spec->title,
                g.spec->entry, g.spec->student_file);
         /* The lab's own hints, one line each, for the tests that check a
-         * wrong file triggers each of them. */
+         * wrong file's report says what its REPORT-SAYS line says. */
         const lab_hints *h = &g.spec->hints;
         const struct { const char *kind, *text; } hints[] = {
             {"never_written", h->never_written}, {"wrong_value", h->wrong_value},
             {"special_values", h->special_values}, {"input_changed", h->input_changed},
+            {"write_before", h->write_before}, {"write_after", h->write_after},
+            {"launch_error", h->launch_error}, {"timeout", h->timeout},
+            {"crash", h->crash}, {"too_slow", h->too_slow}, {"resources", h->resources},
         };
         for (size_t i = 0; i < sizeof hints / sizeof hints[0]; i++)
             if (hints[i].text) printf("hint_%s=%s\n", hints[i].kind, hints[i].text);
+        /* How the fast stage names its second timed size ("at radius 7"). */
+        if (lab_case_given(&g.spec->fast.second.timed))
+            printf("second_size=at %s\n", g.spec->fast.second.what);
         return EXIT_PASSED;
     }
     int last = stage_index(o.stage);

@@ -779,6 +779,31 @@ facts_tests() {
     answers_tests
     predictions_tests
     hints_tests
+    fast_says_tests
+}
+
+# What a file that must fail fast says its report contains can only be
+# seen on a GPU; here it must at least be a sentence the grader or the
+# lab can write: a part of the lab's text (hints, names) or of a message
+# in the grader's source (string literals joined as the compiler joins
+# them), so a reworded hint cannot leave the GPU part to find it.
+fast_says_tests() {
+    local sources dir lab info f says
+    sources=$(cat grader/*.c grader/runner/*.cu | tr '\n' ' ' | sed 's/"[[:space:]]*"//g')
+    for dir in labs/[0-9][0-9]-*/; do
+        lab=$(basename "$dir")
+        info=$("$BUILD/grade" --lab "$lab" --lab-info)
+        for f in labs/"$lab"/tests/wrong/*__fast.cu; do
+            [ -e "$f" ] || continue
+            says=$(report_says "$f")
+            [ -n "$says" ] || continue
+            if [[ $info == *"$says"* || $sources == *"$says"* ]]; then
+                pass "facts/$lab/says/$(basename "$f" .cu)"
+            else
+                fail "facts/$lab/says/$(basename "$f" .cu)" "its REPORT-SAYS text is in no hint of the lab nor any message of the grader: '$says'"
+            fi
+        done
+    done
 }
 
 # A lab's hints are tested: for the three every lab has (an output never

@@ -3,7 +3,7 @@
  * the image read from global memory for every term, the radius a run-time
  * value. Not faster than itself.
  * Must first fail the fast stage (on a GPU).
- * REPORT-SAYS: load each once into a shared tile with its halo
+ * REPORT-SAYS: a loop the compiler can unroll
  */
 #include <cuda_runtime.h>
 
