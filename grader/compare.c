@@ -50,6 +50,7 @@ static double cmp_load(lab_elem elem, const void *base, int64_t i)
     case ELEM_F64: { double v; memcpy(&v, (const char *)base + 8 * i, 8); return v; }
     case ELEM_I32: { int32_t v; memcpy(&v, (const char *)base + 4 * i, 4); return v; }
     case ELEM_U32: { uint32_t v; memcpy(&v, (const char *)base + 4 * i, 4); return v; }
+    case ELEM_F16: { uint16_t v; memcpy(&v, (const char *)base + 2 * i, 2); return lab_f16_to_double(v); }
     }
     return NAN;
 }

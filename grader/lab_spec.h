@@ -25,7 +25,13 @@ extern "C" {
 
 enum { LAB_MAX_DIMS = 4, LAB_MAX_BUFFERS = 8, LAB_MAX_CASES = 32 };
 
-typedef enum { ELEM_F32, ELEM_F64, ELEM_I32, ELEM_U32 } lab_elem;
+/* ELEM_F16 is IEEE binary16 (CUDA's __half), two bytes per element, for
+ * inputs only: the spec's generator writes its bit patterns (uint16_t, e.g.
+ * lab_f16_from_float), the reference reads them exactly (lab_f16_to_double)
+ * and the runner only moves bytes. Outputs and scratch buffers are F32, F64,
+ * I32 or U32 (tests/unit/test_spec.c checks). The fast stage's spikes skip
+ * F16 inputs. */
+typedef enum { ELEM_F32, ELEM_F64, ELEM_I32, ELEM_U32, ELEM_F16 } lab_elem;
 
 /* Inputs are generated and must come back unchanged; outputs are poisoned
  * with NaN (or a sentinel integer) before every call and compared; scratch
@@ -284,6 +290,11 @@ typedef struct {
 
 size_t lab_elem_size(lab_elem e);
 const char *lab_elem_name(lab_elem e);
+/* IEEE binary16 bits to their exact value (every half is a double), and
+ * a float to the nearest half (round to nearest, ties to even; overflow to
+ * Inf, NaN stays NaN), for specs with ELEM_F16 inputs. */
+double lab_f16_to_double(uint16_t h);
+uint16_t lab_f16_from_float(float f);
 /* Output buffer b's own tolerance, or the lab's. */
 const lab_tolerance *lab_buffer_tolerance(const lab_spec *spec, int b);
 /* An optional case (fast.recheck, fast.second.timed) the spec gives: one

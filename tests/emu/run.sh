@@ -292,4 +292,30 @@ fi
 # ---------------------------------------------------------------- cooperative groups
 . "$here/cooperative_groups.sh"
 
+# ---------------------------------------------------------------- half precision and WMMA
+bin=$build/wmma
+if "$emu/emucc" -B "$build" -Wall -Wextra -Werror -iquote "$here" "$here/wmma.cu" -o "$bin" \
+    >"$bin.compile.log" 2>&1; then
+    "$bin" >"$bin.out" 2>&1
+    status=$?
+    grep -E '^(PASS|FAIL) ' "$bin.out" | sed 's/^\(PASS\|FAIL\) /\1 wmma_/'
+    grep -q '^FAIL ' "$bin.out" && failed=1
+    if [ $status -ne 0 ] && ! grep -q '^FAIL ' "$bin.out"; then
+        fail wmma_program "exited with status $status: $(tail -n 1 "$bin.out")"
+    fi
+else
+    fail wmma_program "does not compile: $(grep -m 1 error "$bin.compile.log")"
+fi
+runs_as wmma_odd_ldm_traps "$bin" odd_ldm 86 "ldm is not a multiple of 16 bytes" "in kernel bad_load"
+runs_as wmma_misaligned_pointer_traps "$bin" misaligned 86 "not 32-byte (256-bit) aligned"
+log=$build/wmma_lacks_shape.log
+if "$emu/emucc" -B "$build" -DUSES_WMMA_32X8 -iquote "$here" "$here/wmma.cu" -o "$build/wmma_lacks" >"$log" 2>&1; then
+    fail wmma_lacks_other_shapes "a 32 x 8 x 16 fragment compiled"
+elif ! grep "error" "$log" | grep -qF CUDA_EMU_LACKS_WMMA_SHAPE ||
+    ! sed -n '/EMULATION_LACKS\[\] = {/,/^};/p' "$root/grader/build.c" | grep -qF '"CUDA_EMU_LACKS_WMMA_SHAPE"'; then
+    fail wmma_lacks_other_shapes "no CUDA_EMU_LACKS_WMMA_SHAPE error, or grader/build.c does not list it"
+else
+    pass wmma_lacks_other_shapes
+fi
+
 exit $failed

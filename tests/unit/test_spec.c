@@ -63,6 +63,10 @@ static void every_lab_is_complete(void)
               (s->fast.second.what && s->fast.second.min_speedup >= 1));
         int outputs = 0;
         for (int b = 0; b < s->n_buffers; b++) outputs += s->buffers[b].role == BUF_OUTPUT;
+        /* Half-precision buffers are inputs only: the poison, the guards'
+         * reading and the timed comparison know 4- and 8-byte elements. */
+        for (int b = 0; b < s->n_buffers; b++)
+            CHECK(s->buffers[b].elem != ELEM_F16 || s->buffers[b].role == BUF_INPUT);
         CHECK(outputs > 0);
     }
 }
@@ -123,12 +127,9 @@ static void inputs_are_deterministic_and_not_trivial(void)
                           *z = generate(s, b, c, 8);
             CHECK(memcmp(x, y, bytes) == 0);
             CHECK(memcmp(x, z, bytes) != 0);
-            size_t zero_words = 0;
-            for (size_t k = 0; k < n; k++) {
-                uint32_t w;
-                memcpy(&w, x + k * 4, 4);
-                zero_words += w == 0;
-            }
+            size_t zero_words = 0, size = lab_elem_size(s->buffers[b].elem);
+            static const unsigned char zero[8];
+            for (size_t k = 0; k < n; k++) zero_words += memcmp(x + k * size, zero, size) == 0;
             CHECK(zero_words * 10 < n); /* never all (or mostly) zeros */
             free(x); free(y); free(z);
         }
@@ -175,7 +176,36 @@ static void the_reference_is_not_an_input(void)
     }
 }
 
+/* Half precision (ELEM_F16): every finite half round-trips through its
+ * value, and floats round to nearest, ties to even, subnormals and the
+ * overflow to Inf included. */
+static void half_conversions(void)
+{
+    int bad = 0;
+    for (uint32_t h = 0; h < 0x10000; h++) {
+        double v = lab_f16_to_double((uint16_t)h);
+        if ((h & 0x7c00) == 0x7c00 && (h & 0x3ff)) { bad += !isnan(v); continue; }
+        bad += lab_f16_from_float((float)v) != h;
+    }
+    CHECK(bad == 0);
+    CHECK(lab_f16_to_double(0x3c00) == 1.0 && lab_f16_to_double(0x7bff) == 65504.0);
+    CHECK(lab_f16_to_double(0x0001) == ldexp(1, -24) && lab_f16_to_double(0xc000) == -2.0);
+    CHECK(isinf(lab_f16_to_double(0x7c00)) && isnan(lab_f16_to_double(0x7e00)));
+    CHECK(lab_f16_from_float(1.0f + ldexpf(1, -11)) == 0x3c00);     /* tie: even */
+    CHECK(lab_f16_from_float(1.0f + 3 * ldexpf(1, -11)) == 0x3c02); /* tie: even */
+    CHECK(lab_f16_from_float(1.0f + 1.5f * ldexpf(1, -11)) == 0x3c01);
+    CHECK(lab_f16_from_float(65519.0f) == 0x7bff && lab_f16_from_float(65520.0f) == 0x7c00);
+    CHECK(lab_f16_from_float(-1e9f) == 0xfc00 && lab_f16_from_float(-0.0f) == 0x8000);
+    CHECK(lab_f16_from_float(ldexpf(1, -25)) == 0x0000);        /* tie: even (0) */
+    CHECK(lab_f16_from_float(ldexpf(3, -26)) == 0x0001);
+    CHECK(lab_f16_from_float(ldexpf(3, -25)) == 0x0002);        /* tie: even */
+    CHECK(lab_f16_from_float(ldexpf(1023, -24) + ldexpf(1, -25)) == 0x0400); /* tie: even */
+    CHECK((lab_f16_from_float(NAN) & 0x7c00) == 0x7c00 && (lab_f16_from_float(NAN) & 0x3ff));
+    CHECK(lab_elem_size(ELEM_F16) == 2 && strcmp(lab_elem_name(ELEM_F16), "half") == 0);
+}
+
 const unit_test spec_tests[] = {
+    TEST(half_conversions),
     TEST(every_lab_has_its_files), TEST(every_lab_is_complete),
     TEST(right_tries_the_awkward_sizes), TEST(emulated_lists_keep_the_awkward_sizes),
     TEST(inputs_are_deterministic_and_not_trivial),

@@ -222,10 +222,13 @@ void check_device_canaries_after_kernel()
 
 void *allocate_static_shared(std::size_t size, std::size_t alignment, const char *name)
 {
-    /* 16-byte alignment at least, so that vector loads from shared arrays
-     * behave as on the GPU; any slack above the array holds a canary. */
+    /* 32-byte alignment at least, so that vector loads from shared arrays
+     * behave as on the GPU and a WMMA tile at the start of one is aligned
+     * as load_matrix_sync requires (the rewriter drops __align__, which a
+     * kernel would write for that on the GPU); any slack above the array
+     * holds a canary. */
     guarded_region *region =
-        create_guarded_region(size, alignment < 16 ? 16 : alignment, region_kind::static_shared, name);
+        create_guarded_region(size, alignment < 32 ? 32 : alignment, region_kind::static_shared, name);
     if (!region) {
         std::fprintf(stderr, "emulator: cannot map %zu bytes for __shared__ variable '%s'\n", size, name);
         std::exit(CUDA_EMU_FAULT_EXIT_CODE);
