@@ -430,8 +430,8 @@ static int physically_impossible(const lab_spec *spec, const fast_figures *f,
     }
     if (spec->fast.flops && !spec->fast.rate_unit && peak_flops > 0 &&
         f->gflops * 1e9 > PEAK_FLOPS_SLACK * peak_flops) {
-        snprintf(what, sizeof what, "%.0f GFLOP/s, while this GPU's FP32 peak is %.0f GFLOP/s",
-                 f->gflops, peak_flops / 1e9);
+        snprintf(what, sizeof what, "%.0f GFLOP/s, while this GPU's %s peak is %.0f GFLOP/s",
+                 f->gflops, lab_peak_name(spec->fast.peak), peak_flops / 1e9);
         return impossible(st, what);
     }
     if (spec->fast.max_speedup > 0 && f->speedup > spec->fast.max_speedup) {
@@ -519,8 +519,8 @@ static void second_size(const grade_ctx *g, stage_result *st)
             if (spec->fast.flops && isfinite(f.gflops)) {
                 int n = snprintf(rate, sizeof rate, "%.0f %s", f.gflops, rate_unit(spec));
                 if (peak_flops > 0 && n > 0 && (size_t)n < sizeof rate)
-                    snprintf(rate + n, sizeof rate - (size_t)n, " (%.0f%% of the FP32 peak)",
-                             100 * f.gflops * 1e9 / peak_flops);
+                    snprintf(rate + n, sizeof rate - (size_t)n, " (%.0f%% of the %s peak)",
+                             100 * f.gflops * 1e9 / peak_flops, lab_peak_name(spec->fast.peak));
             } else {
                 snprintf(rate, sizeof rate, "%.0f GB/s", f.gbps);
             }

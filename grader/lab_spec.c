@@ -4,6 +4,11 @@
 
 #include "lab_spec.h"
 
+const char *lab_peak_name(lab_peak p)
+{
+    return p == PEAK_FP16_TENSOR ? "FP16 tensor-core" : "FP32";
+}
+
 size_t lab_elem_size(lab_elem e)
 {
     return e == ELEM_F64 ? 8 : e == ELEM_F16 ? 2 : 4;

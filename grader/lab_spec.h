@@ -52,6 +52,11 @@ typedef enum {
 } lab_roof;
 
 typedef enum {
+    PEAK_FP32,        /* FMA lanes: 2 FLOP per lane per clock            */
+    PEAK_FP16_TENSOR  /* tensor cores, half inputs, float accumulation  */
+} lab_peak;
+
+typedef enum {
     SAN_MEMCHECK = 1,
     SAN_RACECHECK = 2,
     SAN_SYNCCHECK = 4,
@@ -234,6 +239,11 @@ typedef struct lab_spec {
             const char *what;   /* the size in words, "radius 7", for reports */
             double min_speedup; /* median(baseline) / median(submission) there */
         } second;
+        /* Which arithmetic peak bounds a believable FLOP/s (a rate beyond
+         * it is reported as impossible) and names the fraction the report
+         * shows: the FP32 lanes (0, the default), or the tensor cores with
+         * half inputs and float accumulation. */
+        lab_peak peak;
     } fast;
 
     /* Optional: what the compiled kernels use, read from the device
@@ -288,6 +298,8 @@ typedef struct {
     const lab_rung *rungs;
 } lab_ladder;
 
+/* "FP32", "FP16 tensor-core": the peak's name for reports. */
+const char *lab_peak_name(lab_peak p);
 size_t lab_elem_size(lab_elem e);
 const char *lab_elem_name(lab_elem e);
 /* IEEE binary16 bits to their exact value (every half is a double), and

@@ -113,7 +113,20 @@ static int fp32_lanes_per_sm(int major, int minor)
     return 0;
 }
 
-static double peak_flops(void)
+/* Dense half-precision tensor-core FLOP per SM per clock with float
+ * accumulation, from NVIDIA's published peaks (V100 125, A100 312, H100
+ * SXM 989 TFLOP/s at their SM counts and boost clocks); an upper bound
+ * for the other parts of a family (the GeForce parts accumulate in float
+ * at half that or less); 0 when not known. */
+static int fp16_tensor_flop_per_sm(int major, int minor)
+{
+    if (major == 9) return 4096;
+    if (major == 8 && minor == 0) return 2048;
+    if (major == 8 || major == 7) return 1024;
+    return 0;
+}
+
+static double peak_flops(lab_peak kind)
 {
     int sms = 0, khz = 0, major = 0, minor = 0;
     if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0) != cudaSuccess ||
@@ -121,7 +134,9 @@ static double peak_flops(void)
         cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0) != cudaSuccess ||
         cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, 0) != cudaSuccess)
         return 0;
-    return (double)sms * khz * 1e3 * 2.0 * fp32_lanes_per_sm(major, minor);
+    double per_clock = kind == PEAK_FP16_TENSOR ? fp16_tensor_flop_per_sm(major, minor)
+                                                : 2.0 * fp32_lanes_per_sm(major, minor);
+    return (double)sms * khz * 1e3 * per_clock;
 }
 
 /* The fast stage's verdict, once it cannot change (fast_rules.h): after
@@ -236,7 +251,7 @@ static void time_items(const proto_request *req, timing_env *env,
     t.sampling_ms = runner_now_ms() - s0;
     t.l2_bytes = env->env->l2_bytes;
     t.flush_bytes = (int64_t)env->env->flush_bytes;
-    t.peak_flops = peak_flops();
+    t.peak_flops = peak_flops(LAB_DEVICE.spec->fast.peak);
     t.peak_dram = env->peak_dram;
     for (int i = 0; i < n_items; i++)
         t.straggle_ms[i] = stats_median(straggles + (size_t)i * max_rounds, (size_t)rounds);
