@@ -64,6 +64,10 @@ typedef struct {
     double seconds; /* wall time of the whole stage; 0 when it did not run */
     time_part parts[MAX_TIME_PARTS];
     int n_parts;
+    /* The report shows a failing case (the smallest found, grader/stages.c),
+     * whose largest input or output has this many elements. */
+    int shows_failing_case;
+    int64_t failing_elements;
 } stage_result;
 
 typedef struct {

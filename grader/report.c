@@ -196,6 +196,8 @@ int report_json(const char *path, const grade_ctx *g, const stage_result *st,
         json_string(f, sb_str(&st[i].details));
         fprintf(f, ", \"calls\": %d", st[i].calls);
         json_field(f, "max_ulps", st[i].max_ulps);
+        if (st[i].shows_failing_case)
+            fprintf(f, ", \"failing_case_elements\": %lld", (long long)st[i].failing_elements);
         if (st[i].sanitizer[0]) {
             fputs(", \"sanitizer\": ", f);
             json_string(f, st[i].sanitizer);

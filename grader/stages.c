@@ -110,10 +110,12 @@ int sandbox_stopped(const response *rsp, const iso_result *ir, stage_result *st,
 }
 
 /* A call that began and never finished: the student's code hung or
- * crashed inside it. */
-static void stopped_during(const grade_ctx *g, const proto_call *call,
-                           const iso_result *ir, const response *rsp, const char *log,
-                           stage_result *st)
+ * crashed inside it. Returns 1 for a crash (a fault, a launch error that
+ * ended the run), which a smaller case may show too; 0 for a hang or a
+ * sandbox stop, which a smaller case would only repeat. */
+static int stopped_during(const grade_ctx *g, const proto_call *call,
+                          const iso_result *ir, const response *rsp, const char *log,
+                          stage_result *st)
 {
     const lab_hints *h = &g->spec->hints;
     char where[200], how[96];
@@ -121,13 +123,14 @@ static void stopped_during(const grade_ctx *g, const proto_call *call,
     iso_describe(ir, how, sizeof how);
     st->status = ST_FAIL;
     if (sandbox_stopped(rsp, ir, st, where)) {
-        /* the summary names the call */
+        return 0; /* the summary names the call */
     } else if (ir->timed_out) {
         snprintf(st->summary, sizeof st->summary, "%s at %s: a loop that never ends?",
                  how, where);
         sb_printf(&st->details, "hint: %s\n",
                   hint_or(h->timeout, "check that every loop's index moves towards "
                                       "its end, and that no thread waits forever"));
+        return 0;
     } else if (emulator_fault(log, st->summary, sizeof st->summary, where)) {
         /* the summary already holds the emulator's own words */
     } else {
@@ -137,6 +140,7 @@ static void stopped_during(const grade_ctx *g, const proto_call *call,
                   hint_or(h->crash, "your entry point must not exit, abort or "
                                     "touch host memory through device pointers"));
     }
+    return 1;
 }
 
 /* One run of the runner: a list of calls, maybe under a sanitizer. */
@@ -148,14 +152,16 @@ typedef struct {
     double limit_s;
     char req[512], rsp[512], log[512];
     double judged_s; /* iso_now_s() once its verdict was known */
-    int wrong_call;  /* the call that finished with a wrong answer; -1 (start_run) when none */
+    /* The call that failed in a way a smaller case may show again: it
+     * finished with a wrong answer, or crashed; -1 (start_run) when none. */
+    int failed_call;
 } calls_run;
 
 /* Write the request for one run and start the runner on it (under
  * compute-sanitizer's `tool` if given), without waiting. */
 static int start_run(const grade_ctx *g, calls_run *r, iso_job *job, stage_result *st)
 {
-    r->wrong_call = -1;
+    r->failed_call = -1;
     /* right.req, right-memcheck.req, ... */
     const char *dash = r->tool ? "-" : "", *tool = r->tool ? r->tool : "";
     snprintf(r->req, sizeof r->req, "%s/%s%s%s.req", g->scratch, r->tag, dash, tool);
@@ -210,9 +216,9 @@ static int judge_run(const grade_ctx *g, calls_run *r, const iso_result *ir,
         const call_record *rec = &rsp.calls[i];
         if (rec->finished) {
             ok = judge_call(g, &r->calls[i], rec, r->strict, st);
-            if (!ok) r->wrong_call = i;
+            if (!ok) r->failed_call = i;
         } else if (rec->begun) {
-            stopped_during(g, &r->calls[i], ir, &rsp, r->log, st);
+            if (stopped_during(g, &r->calls[i], ir, &rsp, r->log, st)) r->failed_call = i;
             ok = 0;
         } else {
             char how[96];
@@ -271,24 +277,93 @@ static int run_all(const grade_ctx *g, calls_run *runs, int n, stage_result *con
     return passed;
 }
 
-/* The smallest failing case. A call that finished with a wrong answer is
- * run again with its sizes (the lab's shrink_dims) halved one at a time,
- * and halved again down to 1, same seed, variant and alignment, all in one more run of
- * the runner; the smallest of those that is still wrong is shown under the
- * failure, with its first wrong elements. Nothing is shown when none is
- * (a bug that needs a large size), and the verdict is the same either way. */
+/* How big a case is for a person reading it: the elements of its largest
+ * input or output (scratch space is the grader's gift, not the problem). */
+static int64_t case_elements(const lab_spec *spec, const lab_case *c)
+{
+    int64_t most = 0;
+    for (int b = 0; b < spec->n_buffers; b++) {
+        if (spec->buffers[b].role == BUF_SCRATCH) continue;
+        int64_t count = (int64_t)spec->buffer_count(b, c->dims);
+        if (count > most) most = count;
+    }
+    return most;
+}
+
+/* Run the calls (smallest first) in one more run of the runner; the first
+ * that fails (a wrong answer, or a crash, which ends the run) is the one
+ * returned, its report in *shown. -1 when none failed. */
+static int first_failing(const grade_ctx *g, const calls_run *failed, const proto_call *calls,
+                         int n, stage_result *st, stage_result *shown)
+{
+    calls_run r = {.tag = "smaller", .calls = calls, .n = n, .strict = failed->strict,
+                   .limit_s = failed->limit_s < 10 ? failed->limit_s : 10};
+    stage_result scratch = {0};
+    iso_job job;
+    int found = -1;
+    if (!start_run(g, &r, &job, &scratch)) {
+        sb_free(&scratch.details);
+        return -1;
+    }
+    iso_wait(&job, 1, 0);
+    report_add_time(st, "smaller", job.result.wall_s);
+    response rsp;
+    response_read(r.rsp, g->spec, calls, n, 0, &rsp);
+    for (int i = 0; i < n && !rsp.malformed && found < 0; i++) {
+        const call_record *rec = &rsp.calls[i];
+        stage_result s = {0};
+        int failing = rec->finished ? !judge_call(g, &calls[i], rec, r.strict, &s)
+                      : rec->begun  ? stopped_during(g, &calls[i], &job.result, &rsp, r.log, &s)
+                                    : 0;
+        if (failing) {
+            found = i;
+            sb_free(&shown->details);
+            *shown = s;
+            continue;
+        }
+        sb_free(&s.details);
+        if (!rec->finished) break; /* a call that began and did not finish ended the run */
+    }
+    response_free(&rsp);
+    sb_free(&scratch.details);
+    return found;
+}
+
+static int by_elements(const lab_spec *spec, const proto_call *a, const proto_call *b)
+{
+    int64_t x = case_elements(spec, &a->c), y = case_elements(spec, &b->c);
+    return (x > y) - (x < y);
+}
+
+/* The smallest failing case. A call that failed (a wrong answer, a stray
+ * write, a changed input, a crash) is tried again at smaller sizes, same
+ * seed, variant and alignment: first its sizes (the lab's shrink_dims)
+ * halved one at a time down to 1, like a staircase, which takes in the
+ * lopsided shapes (one tile of rows, two of columns) that halving every
+ * size at once jumps over; then, while the case found is still larger
+ * than SMALL_CASE elements, each size of it alone halved down to 1 (a
+ * staircase may pass the small shapes by: rows halved past the one that
+ * mattered before the columns came down), three times at most. Each list is one
+ * more run of the runner, smallest case first, so that a crash, which
+ * ends the run, still names the smallest, and a run cut short by its time
+ * limit has tried the small ones. The smallest failing case found is
+ * shown under the failure with its first wrong elements or its crash;
+ * nothing when none fails (a bug that needs a large size), and the
+ * verdict is the same either way. The stage records how many elements
+ * the case it shows has (the failing one, or the smaller one found). */
+enum { SMALL_CASE = 64, NARROWING_RUNS = 3 };
 static void show_smallest_failure(const grade_ctx *g, const calls_run *failed, stage_result *st)
 {
     const lab_spec *spec = g->spec;
-    if (!spec->shrink_dims || failed->wrong_call < 0) return;
-    proto_call smaller[LAB_MAX_CASES];
+    if (failed->failed_call < 0) return;
+    proto_call c = failed->calls[failed->failed_call];
+    st->failing_elements = case_elements(spec, &c.c);
+    st->shows_failing_case = 1;
+    if (!spec->shrink_dims) return;
+    proto_call list[LAB_MAX_CASES];
     int n = 0;
-    proto_call c = failed->calls[failed->wrong_call];
-    /* One size halved a step (rows, then columns, ...): the cases come
-     * down like a staircase and take in the lopsided shapes (one tile of
-     * rows, two of columns) that halving every size at once jumps over.
-     * Where the stairs would need more calls than a run takes, every size
-     * is halved at each step. */
+    /* The staircase, largest first; where it would need more calls than a
+     * run takes, every size is halved at each step. */
     int steps = 0;
     for (int d = 0; d < spec->n_dims; d++)
         if (spec->shrink_dims & (1u << d))
@@ -304,39 +379,50 @@ static void show_smallest_failure(const grade_ctx *g, const calls_run *failed, s
                 next = d + 1;
             }
         }
-        if (changed) smaller[n++] = c;
+        if (changed) list[n++] = c;
     }
-    if (n == 0) return;
-    calls_run r = {.tag = "smaller", .calls = smaller, .n = n, .strict = failed->strict,
-                   .limit_s = failed->limit_s < 10 ? failed->limit_s : 10};
-    stage_result scratch = {0};
-    iso_job job;
-    if (!start_run(g, &r, &job, &scratch)) return;
-    iso_wait(&job, 1, 0);
-    report_add_time(st, "smaller", job.result.wall_s);
-    response rsp;
-    response_read(r.rsp, spec, smaller, n, 0, &rsp);
-    for (int i = n - 1; i >= 0 && !rsp.malformed; i--) {
-        stage_result s = {0};
-        int wrong = rsp.calls[i].finished && !judge_call(g, &smaller[i], &rsp.calls[i], r.strict, &s);
-        if (wrong) {
-            sb_printf(&st->details, "smallest failing case found by halving the sizes: %s\n",
-                      s.summary);
-            /* Its first wrong elements: the lines before the tolerance and the hint. */
-            const char *line = sb_str(&s.details);
-            for (int shown = 0; *line && shown < 3; shown++) {
-                const char *end = strchr(line, '\n');
-                size_t len = end ? (size_t)(end - line) : strlen(line);
-                if (!strncmp(line, "tolerance:", 10) || !strncmp(line, "hint:", 5)) break;
-                sb_printf(&st->details, "    %.*s\n", (int)len, line);
-                line += len + (end ? 1 : 0);
+    for (int i = 0; i < n / 2; i++) { /* smallest first */
+        proto_call t = list[i];
+        list[i] = list[n - 1 - i];
+        list[n - 1 - i] = t;
+    }
+    stage_result shown = {0};
+    int found = n ? first_failing(g, failed, list, n, st, &shown) : -1;
+    proto_call best = found >= 0 ? list[found] : failed->calls[failed->failed_call];
+    for (int run = 0; run < NARROWING_RUNS && case_elements(spec, &best.c) > SMALL_CASE; run++) {
+        n = 0;
+        for (int d = 0; d < spec->n_dims; d++)
+            if (spec->shrink_dims & (1u << d))
+                for (int64_t v = best.c.dims[d] / 2; v >= 1 && n < LAB_MAX_CASES; v /= 2) {
+                    list[n] = best;
+                    list[n++].c.dims[d] = v;
+                }
+        for (int i = 1; i < n; i++) /* smallest first: insertion sort of a few */
+            for (int j = i; j > 0 && by_elements(spec, &list[j - 1], &list[j]) > 0; j--) {
+                proto_call t = list[j];
+                list[j] = list[j - 1];
+                list[j - 1] = t;
             }
-        }
-        sb_free(&s.details);
-        if (wrong) break;
+        int narrower = n ? first_failing(g, failed, list, n, st, &shown) : -1;
+        if (narrower < 0) break;
+        best = list[narrower];
+        found = narrower;
     }
-    response_free(&rsp);
-    sb_free(&scratch.details);
+    if (found >= 0) {
+        st->failing_elements = case_elements(spec, &best.c);
+        sb_printf(&st->details, "smallest failing case found by halving the sizes: %s\n",
+                  shown.summary);
+        /* Its first wrong elements: the lines before the tolerance and the hint. */
+        const char *line = sb_str(&shown.details);
+        for (int lines = 0; *line && lines < 3; lines++) {
+            const char *end = strchr(line, '\n');
+            size_t len = end ? (size_t)(end - line) : strlen(line);
+            if (!strncmp(line, "tolerance:", 10) || !strncmp(line, "hint:", 5)) break;
+            sb_printf(&st->details, "    %.*s\n", (int)len, line);
+            line += len + (end ? 1 : 0);
+        }
+    }
+    sb_free(&shown.details);
 }
 
 /* The lab's list for a stage, or its smaller one for the emulation. */

@@ -618,8 +618,36 @@ emu_one() {
     else
         echo "FAIL emu/$name: stages '$got', expected '$expect': $(grep -E '^(work|right) ' "${json%.json}.log" | tr '\n' ' ')"
     fi
+    [[ $name == */wrong/* && $got == *fail* ]] && smallest_one "$name" "$file" "$json"
 }
 export -f emu_one
+
+# A wrong file that fails work or right in emulation must be shown failing
+# on a case of at most SMALLEST_MOST elements (its largest input or
+# output: the grader halves the sizes of a failing call until a case is
+# that small, grader/stages.c's SMALL_CASE),
+# unless none exists: then the file says why on a line "SMALLEST: <why>"
+# (a bug that needs two tiles, answers stored for one size, a hang), and
+# the grader must indeed show none that small. A rejection before running
+# (no case at all) is neither.
+SMALLEST_MOST=$(grep -o 'SMALL_CASE = [0-9]*' grader/stages.c | awk '{ print $3 }')
+smallest_one() {
+    local name=$1 file=$2 json=$3 elements why
+    grep -q '"name": "work", "status": "error"' "$json" && return
+    elements=$(grep -m 1 -o '"failing_case_elements": [0-9]*' "$json" | awk '{ print $2 }')
+    why=$(grep -m 1 -o 'SMALLEST: .*' "$file" | cut -c11-)
+    if [ -z "$why" ] && [ -n "$elements" ] && [ "$elements" -le $SMALLEST_MOST ]; then
+        echo "PASS smallest/$name ($elements elements)"
+    elif [ -z "$why" ]; then
+        echo "FAIL smallest/$name: the report shows no failing case of at most $SMALLEST_MOST elements (${elements:-none}); make the grader find one, or say why none exists on a line 'SMALLEST: <why>'"
+    elif [ -n "$elements" ] && [ "$elements" -le $SMALLEST_MOST ]; then
+        echo "FAIL smallest/$name: the file says no small case fails ($why), but the report shows one of $elements elements: drop its SMALLEST line"
+    else
+        echo "PASS smallest/$name (none at most $SMALLEST_MOST: $why)"
+    fi
+}
+export -f smallest_one
+export SMALLEST_MOST
 
 # A file marked INSTRUCTOR-SEED must fail with the hidden seed (above) but
 # pass its stage with the public seed alone: then it is the seed, and only

@@ -240,7 +240,7 @@ const lab_spec LAB_06_HISTOGRAM_RDF = {
                  "unsigned int *d_hist, cudaStream_t stream)",
     .n_dims = 3,
     .dim_names = {"n", "bins", "dr_1024"},
-    .shrink_dims = 1u << 0 , /* n; bins and dr set the range */
+    .shrink_dims = 1u << 0 | 1u << 1, /* n and bins (the positions span bins * dr); not dr */
     .n_buffers = 2,
     .buffers = {
         {"d_pos", BUF_INPUT, ELEM_F32, NULL, 4}, /* (x, y, z, w) records */

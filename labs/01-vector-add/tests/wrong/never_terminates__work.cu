@@ -1,5 +1,7 @@
 /* WRONG ON PURPOSE: a grid-stride loop that forgets to advance: it never ends.
- * Must first fail the work stage. */
+ * Must first fail the work stage.
+ * SMALLEST: a hang fails by the time limit, not on an answer to show
+ */
 #include <cuda_runtime.h>
 
 __global__ void add(const float *a, const float *b, float *c, int n)

@@ -1,6 +1,7 @@
 /* WRONG ON PURPOSE: a fixed grid of 1024 blocks without a loop: only the first 262144 elements.
  * Must first fail the work stage.
  * REPORT-SAYS: the grid must cover all n
+ * SMALLEST: its grid of 1024 blocks covers the first 262144 elements, so only larger cases lose any
  */
 #include <cuda_runtime.h>
 

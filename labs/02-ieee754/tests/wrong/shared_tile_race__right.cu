@@ -10,6 +10,7 @@
  * several rounds. Must first fail the right stage.
  * EMULATION: fail skipped: the emulator runs each thread up to its next
  * barrier, so a fast thread does overwrite the tile and the values are wrong.
+ * SMALLEST: the race is between warps of a block of 256 threads, so it needs at least two warps' worth of values
  */
 #include <cuda_runtime.h>
 

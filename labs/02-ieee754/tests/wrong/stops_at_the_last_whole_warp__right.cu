@@ -7,6 +7,7 @@
  *
  * EDIT: s/; i < n; i += stride) {/; i < (n > 32 ? n - n % 32 : n); i += stride) {/
  * BUILDS-ON: the reference (tests/fixtures.sh)
+ * SMALLEST: a size below one warp (32) has no whole warp to stop at; 33 values (66 outputs) is the smallest that fails
  */
 #include <cuda_runtime.h>
 

@@ -10,6 +10,7 @@
  * block reuses its tile, and racecheck reports the hazard.
  * Must first fail the right stage.
  * EMULATION: fail skipped: the emulator runs each thread up to its next barrier, so the missing one corrupts a tile at once; on a GPU memory latency hides it until racecheck
+ * SMALLEST: the race needs a block to walk down a column of many tiles before a fast warp overtakes a slow one
  */
 #include <cuda_runtime.h>
 

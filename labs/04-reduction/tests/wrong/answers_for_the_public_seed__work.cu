@@ -9,6 +9,7 @@
  * work stage's comparison with the reference rejects it.
  * INSTRUCTOR-SEED: corpus-04
  * Must first fail the work stage (with the instructor's seed).
+ * SMALLEST: its stored answer fits the graded size only; at every other size it sums correctly
  */
 #include <cuda_runtime.h>
 

@@ -4,6 +4,7 @@
  * missing). d_out[0] ends up as block 0's sum only, and the other blocks
  * write past the single float d_out holds. Must first fail the work stage.
  * REPORT-SAYS: the sum is off by more than
+ * SMALLEST: it is right while one block of 512 elements holds the whole input
  */
 #include <cuda_runtime.h>
 

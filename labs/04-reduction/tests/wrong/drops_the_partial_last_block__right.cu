@@ -2,7 +2,9 @@
  * last whole block of 2 x 256 are never added (at least one block is
  * launched, so tiny arrays still work). Every work size is a multiple of
  * 512 and passes; n = 1000 loses 488 elements. Must first fail the right
- * stage. The cure: round up, (n + 511) / 512, and guard both loads. */
+ * stage. The cure: round up, (n + 511) / 512, and guard both loads.
+ * SMALLEST: it drops only a partial block after a whole one, so it needs more than 512 elements
+ */
 #include <cuda_runtime.h>
 
 #define T 256

@@ -2,7 +2,9 @@
  * (one "pass" of 2^20 elements), but the kernel has no grid-stride loop:
  * each thread adds its two elements and stops. Every work size fits in one
  * pass; n = 2^21 + 1 loses half its elements. Must first fail the right
- * stage. The cure: for (i = ...; i < n; i += 2 * 256 * gridDim.x). */
+ * stage. The cure: for (i = ...; i < n; i += 2 * 256 * gridDim.x).
+ * SMALLEST: its one pass covers 2^20 elements, so only larger inputs lose any
+ */
 #include <cuda_runtime.h>
 
 #define T 256

@@ -1,7 +1,9 @@
 /* WRONG ON PURPOSE: the grid-stride loop steps by blockDim.x instead of
  * gridDim.x * blockDim.x, so every block walks from its own start to the
  * end of the array: element i is added by every block that starts at or
- * before it. Must first fail the work stage. */
+ * before it. Must first fail the work stage.
+ * SMALLEST: the overlap needs a second block, more than 256 elements
+ */
 #include <cuda_runtime.h>
 
 #define T 256

@@ -7,6 +7,7 @@
  * reports the hazard on every run (sanitize size 70001 gives each of the 64
  * blocks several tiles), so it must first fail the right stage.
  * EMULATION: fail skipped: the emulator runs each thread up to its next barrier, so the missing one corrupts the sum at once; on a GPU memory latency hides it until racecheck
+ * SMALLEST: the race needs several tiles of a block's 256 threads in flight
  */
 #include <cuda_runtime.h>
 

@@ -9,6 +9,7 @@
  * block go round more than once).
  * Must first fail the right stage.
  * EMULATION: fail skipped: the emulator runs each thread up to its next barrier, so the missing one corrupts the sum at once; on a GPU memory latency hides it until racecheck
+ * SMALLEST: the race needs several tiles of a block's 256 threads in flight
  */
 #include <cuda_runtime.h>
 

@@ -11,6 +11,7 @@
  * Must first fail the work stage (with the instructor's seed).
  *
  * BUILDS-ON: the reference (tests/fixtures.sh)
+ * SMALLEST: its stored answer fits the graded size only; at every other size it counts correctly
  */
 #include <cuda_runtime.h>
 

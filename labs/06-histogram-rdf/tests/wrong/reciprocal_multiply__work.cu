@@ -3,6 +3,7 @@
  * land one bin low or high (about 100 of the 8 million pairs at n = 4001;
  * on the lattice inputs, where many distances are exact multiples of dr,
  * tens of thousands). Must first fail the work stage.
+ * SMALLEST: it differs only for pairs within an ulp of a bin edge, which the graded inputs plant among hundreds of particles
  */
 #include <cuda_runtime.h>
 

@@ -12,6 +12,7 @@
  * Must first fail the work stage (with the instructor's seed).
  *
  * BUILDS-ON: the reference (tests/fixtures.sh)
+ * SMALLEST: its stored answer fits the graded size only; at every other size it computes correctly
  */
 #include <cuda_runtime.h>
 

@@ -6,6 +6,7 @@
  * emulation's 16 modelled SMs). Work sizes stay below that; right has
  * 300007 points (40009 emulated). Must first fail the right stage.
  * REPORT-SAYS: distances never written: one
+ * SMALLEST: it is right while the occupancy API's grid covers every row, so only inputs larger than one full grid fail
  */
 #include <cuda_runtime.h>
 

@@ -5,6 +5,7 @@
  * to 65536 of the small typical values), wrong from 2^20 elements on.
  * Must first fail the work stage.
  * REPORT-SAYS: no float
+ * SMALLEST: a float holds every integer below 2^24, so only long inputs round their block sums
  */
 #include <cuda_runtime.h>
 

@@ -4,6 +4,7 @@
  * the first block lacks the sum of all the blocks before it. Right at
  * n = 1024 (one block), wrong at 65536. Must first fail the work stage.
  * REPORT-SAYS: past the first block every element needs the sum
+ * SMALLEST: it is right while one block's tile holds the whole input
  */
 #include <cuda_runtime.h>
 

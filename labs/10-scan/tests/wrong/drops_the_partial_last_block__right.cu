@@ -5,6 +5,7 @@
  * above (the block sums) round up, so the work sizes come out right. Must
  * first fail the right stage (n = 257: element 256 is never written).
  * REPORT-SAYS: including the last partial block
+ * SMALLEST: it drops only a partial block after a whole one of 256, so 257 is the smallest that fails
  */
 #include <cuda_runtime.h>
 

@@ -6,6 +6,7 @@
  * offsets. The cure is to recurse (or loop) until one block is left. Must
  * first fail the right stage, at (1 << 22) + 3.
  * REPORT-SAYS: at every level
+ * SMALLEST: one level of block sums is enough up to a few million elements
  */
 #include <cuda_runtime.h>
 

@@ -6,6 +6,7 @@
  * BUILDS-ON: the reference
  * EDIT: s/    cudaError_t err = cudaMemcpyToSymbolAsync(c_filter/    static bool copied = false;\n    cudaError_t err = copied ? cudaSuccess : cudaMemcpyToSymbolAsync(c_filter/
  * EDIT: s/^    if (err != cudaSuccess) return err;$/    if (err != cudaSuccess) return err;\n    copied = true;/
+ * SMALLEST: it needs a second call with another filter, and the smaller cases of one run share one filter
  */
 extern "C" cudaError_t conv2d(const float *d_in, float *d_out, int rows, int cols,
                               const float *d_filter, int radius, cudaStream_t stream)

@@ -8,6 +8,7 @@
  * EDIT: s/    default: return launch<7>(d_in, d_out, rows, cols, stream);/    default: return launch<3>(d_in, d_out, rows, cols, stream);/
  * EDIT: s/case \([456]\): return launch<[456]>/case \1: return launch<3>/
  * REPORT-SAYS: a __constant__ filter must hold 15 x 15 floats
+ * SMALLEST: the bug is at radius 7, whose filter alone has 15 x 15 = 225 taps
  */
 extern "C" cudaError_t conv2d(const float *d_in, float *d_out, int rows, int cols,
                               const float *d_filter, int radius, cudaStream_t stream)

@@ -5,6 +5,7 @@
  * (cudaErrorInvalidConfiguration).
  * Must first fail the right stage.
  * REPORT-SAYS: grid y and z at most 65535
+ * SMALLEST: it needs more rows than a grid's y dimension holds tiles of
  */
 #include <cuda_runtime.h>
 
