@@ -559,6 +559,13 @@ static void test_runtime_api()
         ok = ok && pinned[i] == 2.0f * i;
     report("streams_events_memcpy_memset", ok, "a call failed or the data is wrong");
 
+    /* Pinned memory is mapped at the same address (unified addressing). */
+    void *mapped = nullptr;
+    ok = cudaHostGetDevicePointer(&mapped, pinned, 0) == cudaSuccess && mapped == pinned;
+    ok = ok && cudaHostGetDevicePointer(&mapped, &ok, 0) == cudaErrorInvalidValue &&
+         cudaGetLastError() == cudaErrorInvalidValue;
+    report("host_device_pointer", ok, "a pinned block's device pointer is not its host pointer");
+
     unsigned char *bytes;
     cudaMalloc(&bytes, 300);
     cudaMemset(bytes, 0xab, 300);

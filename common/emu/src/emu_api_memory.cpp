@@ -154,6 +154,17 @@ extern "C" cudaError_t cudaFreeHost(void *pointer)
     return cudaSuccess;
 }
 
+/* Pinned memory is mapped at the same address, as with unified addressing
+ * on a GPU: the device pointer of an allocation is its host pointer. */
+extern "C" cudaError_t cudaHostGetDevicePointer(void **device_pointer, void *host_pointer, unsigned int flags)
+{
+    EMU_RETURN_IF_STICKY();
+    if (!device_pointer || flags != 0 || !pinned_host_blocks().count(host_pointer))
+        return record_error(cudaErrorInvalidValue);
+    *device_pointer = host_pointer;
+    return cudaSuccess;
+}
+
 extern "C" cudaError_t cudaPointerGetAttributes(cudaPointerAttributes *attributes, const void *pointer)
 {
     EMU_RETURN_IF_STICKY();

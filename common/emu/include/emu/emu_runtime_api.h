@@ -276,6 +276,7 @@ cudaError_t cudaFreeAsync(void *pointer, cudaStream_t stream);
 cudaError_t cudaMallocHost(void **pointer, size_t size);
 cudaError_t cudaHostAlloc(void **pointer, size_t size, unsigned int flags);
 cudaError_t cudaFreeHost(void *pointer);
+cudaError_t cudaHostGetDevicePointer(void **device_pointer, void *host_pointer, unsigned int flags);
 cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *pointer);
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
@@ -325,6 +326,10 @@ template <class T> cudaError_t cudaMallocHost(T **pointer, size_t size)
 template <class T> cudaError_t cudaHostAlloc(T **pointer, size_t size, unsigned int flags)
 {
     return cudaHostAlloc(reinterpret_cast<void **>(pointer), size, flags);
+}
+template <class T> cudaError_t cudaHostGetDevicePointer(T **device_pointer, void *host_pointer, unsigned int flags)
+{
+    return cudaHostGetDevicePointer(reinterpret_cast<void **>(device_pointer), host_pointer, flags);
 }
 template <class T> cudaError_t cudaMallocManaged(T **pointer, size_t size, unsigned int flags = cudaMemAttachGlobal)
 {
