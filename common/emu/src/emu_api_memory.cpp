@@ -202,6 +202,13 @@ extern "C" cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
     EMU_RETURN_IF_STICKY();
     if (!is_valid_stream(stream))
         return record_error(cudaErrorInvalidResourceHandle);
+    if (stream_is_capturing(stream)) {
+        cudaError_t error = check_copy(dst, count, src, count, kind);
+        if (error != cudaSuccess)
+            return record_error(error);
+        capture_operation(stream, [=] { cudaMemcpy(dst, src, count, kind); });
+        return cudaSuccess;
+    }
     return cudaMemcpy(dst, src, count, kind);
 }
 
@@ -238,6 +245,12 @@ extern "C" cudaError_t cudaMemsetAsync(void *pointer, int value, size_t count, c
     EMU_RETURN_IF_STICKY();
     if (!is_valid_stream(stream))
         return record_error(cudaErrorInvalidResourceHandle);
+    if (stream_is_capturing(stream)) {
+        if (count != 0 && !device_range_is_valid(pointer, count))
+            return record_error(cudaErrorInvalidValue);
+        capture_operation(stream, [=] { cudaMemset(pointer, value, count); });
+        return cudaSuccess;
+    }
     return cudaMemset(pointer, value, count);
 }
 
