@@ -272,7 +272,6 @@ static int64_t first_not_guard(const guarded_buffer *g, size_t from, size_t to)
     return -1;
 }
 
-/* Copy a buffer back and note guard damage and changed input elements. */
 void buffers_snapshot(buffer_set *set)
 {
     for (int b = 0; b < set->n; b++) {
@@ -302,6 +301,8 @@ static void late_writes(guarded_buffer *g, proto_buffer_report *r)
     g->early_taken = 0;
 }
 
+/* Copy a buffer back and note guard damage, changed input elements and
+ * late writes. */
 void buffers_inspect(guarded_buffer *g, proto_buffer_report *r)
 {
     if (g->pinned)
