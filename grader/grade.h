@@ -38,6 +38,12 @@ typedef struct {
     int timed_checked;
     double timed_worst_difference;
     gpu_clock clock_before, clock_after; /* read around the timing */
+    /* ROOF_PARTS: the lab's trusted parts' medians and names; bound_ms is
+     * the slowest of them, the roof. */
+    int n_parts;
+    double parts_ms[PROTO_MAX_ITEMS];
+    char part_names[PROTO_MAX_ITEMS][PROTO_NAME_LEN];
+    double bound_ms;
 } fast_figures;
 
 /* Where a stage's wall time went: "run" (the plain runner), a sanitizer

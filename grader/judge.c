@@ -328,6 +328,31 @@ static int judge_memory(const grade_ctx *g, const call_record *rec,
     return 1;
 }
 
+/* A pinned host output that changed after the call's stream was done
+ * (lab_buffer.pinned_host): work the call left on a stream it did not join
+ * to the one it was given. In both stages: the outputs judged are the ones
+ * the stream left, so such work would fail them anyway, for a reason this
+ * says. Returns 1 if none. */
+static int judge_late_writes(const grade_ctx *g, const call_record *rec, const char *where,
+                             stage_result *st)
+{
+    const lab_spec *spec = g->spec;
+    for (int b = 0; b < spec->n_buffers; b++) {
+        const proto_buffer_report *r = &rec->result.buf[b];
+        if (spec->buffers[b].role != BUF_OUTPUT || r->late_count <= 0) continue;
+        const char *name = spec->buffers[b].name;
+        fail(st, hint_or(spec->hints.late_write,
+                         "work left on a stream that the call did not join to the stream it "
+                         "was given: before returning, record an event on each stream of yours "
+                         "and make the given stream wait for it (cudaStreamWaitEvent)"),
+             "%s: %lld elements were written after the stream you were given was done "
+             "(the first %s[%lld]) at %s",
+             name, (long long)r->late_count, name, (long long)r->late_first, where);
+        return 0;
+    }
+    return 1;
+}
+
 int judge_call(const grade_ctx *g, const proto_call *call,
                const call_record *rec, int strict, stage_result *st)
 {
@@ -368,6 +393,7 @@ int judge_call_ahead(const grade_ctx *g, const proto_call *call, const call_reco
         fail(st, NULL, "no outputs came back at %s", where);
         return 0;
     }
+    if (!judge_late_writes(g, rec, where, st)) return 0;
     if (!judge_outputs(g, call, rec, ahead, where, st)) return 0;
     return judge_memory(g, rec, call->c.dims, strict, where, st);
 }

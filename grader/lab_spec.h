@@ -48,7 +48,10 @@ typedef enum {
 typedef enum {
     ROOF_COPY,   /* bytes moved / same-run device-to-device copy bandwidth */
     ROOF_VENDOR, /* FLOP/s / a vendor library's same-run FLOP/s            */
-    ROOF_NONE    /* no roofline: the fast stage gates on the speedup only  */
+    ROOF_NONE,   /* no roofline: the fast stage gates on the speedup only  */
+    ROOF_PARTS   /* the slowest of the lab's trusted parts (lab_device.parts),
+                    each timed alone in the same run: the time no call can
+                    beat once the parts overlap perfectly                  */
 } lab_roof;
 
 typedef enum {
@@ -108,6 +111,17 @@ typedef struct {
      * (4 for float4 positions); the fast stage's swaps then exchange only
      * elements of the same field (grader/swaps.h). 0 or 1: plain elements. */
     int fields;
+    /* 1: the buffer lives in pinned host memory (cudaHostAlloc, mapped, so
+     * a kernel may also read or write it through the same pointer), not in
+     * device memory; the entry point gets a host pointer. It keeps every
+     * check a device buffer gets: guards on both sides, poison before every
+     * call, inputs compared after it, an allocation of exactly its size
+     * under compute-sanitizer. An output of this kind is read as it stood
+     * the moment the call's stream was done (cudaStreamSynchronize on that
+     * stream alone), before anything else is waited for: elements that
+     * change after that moment were written by work the call left on
+     * another stream, and fail the call (grader/runner/call.cu). */
+    int pinned_host;
 } lab_buffer;
 
 /* What the CPU reference produces for one output buffer: the exact value of
@@ -132,6 +146,8 @@ typedef struct {
     const char *crash;
     const char *too_slow;
     const char *resources; /* a kernel broke the register or spill limit */
+    /* a pinned host output changed after the call's stream was done */
+    const char *late_write;
 } lab_hints;
 
 /* A library the lab's lesson forbids (the student writes it instead),
@@ -276,23 +292,32 @@ typedef struct lab_spec {
 typedef int (*lab_call_fn)(void *const *d_buffers, const int64_t *dims,
                            void *stream);
 
-typedef struct {
-    const lab_spec *spec;
-    lab_call_fn submission; /* the student's entry point */
-    lab_call_fn baseline;   /* the naive rung, for the speedup */
-    lab_call_fn vendor;     /* optional: CUB/cuBLAS, for ROOF_VENDOR */
-} lab_device;
-
-/* A solution ladder (labs/NN-name/solution/ladder.cu) defines LAB_LADDER: every
- * rung of the lesson, slowest first, each called like the entry point's
- * binding. The file also defines the entry point itself (its best rung), so
- * it links like any submission. `make ladder LAB=NN` checks and times them
- * all in one run. */
+/* A named trusted call: a rung of a solution ladder (below) or a part of
+ * the work (lab_device.parts). */
 typedef struct {
     const char *name; /* "v3_sequential_addressing" */
     lab_call_fn call;
 } lab_rung;
 
+typedef struct {
+    const lab_spec *spec;
+    lab_call_fn submission; /* the student's entry point */
+    lab_call_fn baseline;   /* the naive rung, for the speedup */
+    lab_call_fn vendor;     /* optional: CUB/cuBLAS, for ROOF_VENDOR */
+    /* ROOF_PARTS: trusted calls that each do one part of the work alone on
+     * the timed call's buffers (lab 12: the whole input copied to the
+     * device, the kernel over it, the whole output copied back). They are
+     * timed in the same run as the submission, and the roof is the median
+     * of the slowest: work whose parts overlap perfectly takes that long. */
+    const lab_rung *parts;
+    int n_parts;
+} lab_device;
+
+/* A solution ladder (labs/NN-name/solution/ladder.cu) defines LAB_LADDER: every
+ * rung (lab_rung, above) of the lesson, slowest first, each called like the entry point's
+ * binding. The file also defines the entry point itself (its best rung), so
+ * it links like any submission. `make ladder LAB=NN` checks and times them
+ * all in one run. */
 typedef struct {
     int n;
     const lab_rung *rungs;

@@ -28,7 +28,7 @@ typedef struct {
 
 static void write_json(const char *path, const grade_ctx *g, const proto_call *timed,
                        const char *where, const rung_row *rows, int n, double copy_gbps,
-                       const proto_timing *t)
+                       const proto_timing *t, const double *samples)
 {
     FILE *f = fopen(path, "w");
     if (!f) { fprintf(stderr, "grade: cannot write %s\n", path); return; }
@@ -46,7 +46,10 @@ static void write_json(const char *path, const grade_ctx *g, const proto_call *t
     strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
     json_string(f, date);
     fputs(", \"roof\": ", f);
-    json_string(f, g->spec->fast.roof == ROOF_COPY ? "copy" : g->spec->fast.roof == ROOF_VENDOR ? "vendor" : "none");
+    json_string(f, g->spec->fast.roof == ROOF_COPY     ? "copy"
+                   : g->spec->fast.roof == ROOF_VENDOR ? "vendor"
+                   : g->spec->fast.roof == ROOF_PARTS  ? "parts"
+                                                       : "none");
     fputs(", \"rate_unit\": ", f);
     json_string(f, g->spec->fast.flops ? rate_unit(g->spec) : "");
     fprintf(f, ", \"dims\": [");
@@ -56,6 +59,18 @@ static void write_json(const char *path, const grade_ctx *g, const proto_call *t
     fprintf(f, ", \"rounds\": %d, \"converged\": %s, \"copy_gbps\": ", t->n_rounds,
             t->converged ? "true" : "false");
     json_number(f, copy_gbps);
+    if (t->n_parts > 0) { /* ROOF_PARTS: each part's median; the roof is the slowest */
+        size_t rounds = (size_t)t->n_rounds;
+        fputs(", \"parts\": [", f);
+        for (int p = 0; p < t->n_parts; p++) {
+            fputs(p ? ", {\"part\": " : "{\"part\": ", f);
+            json_string(f, t->item_names[t->first_part + p]);
+            fputs(", \"ms\": ", f);
+            json_number(f, stats_median(samples + (size_t)(t->first_part + p) * rounds, rounds));
+            fputc('}', f);
+        }
+        fputc(']', f);
+    }
     fputs(", \"rungs\": [", f);
     for (int r = 0; r < n; r++) {
         fprintf(f, "%s\n  {\"name\": ", r ? "," : "");
@@ -127,8 +142,14 @@ int run_ladder_report(const grade_ctx *g, const char *results, int quick)
     }
 
     const proto_timing *t = &rsp.timing;
-    int n = t->n_items - 1; /* the last item is the copy */
+    /* The rungs, then the copy, then the lab's parts (ROOF_PARTS) if any. */
+    int n = (t->n_parts > 0 ? t->first_part : t->n_items) - 1;
     size_t rounds = (size_t)t->n_rounds;
+    double bound_ms = NAN;
+    for (int p = 0; p < t->n_parts; p++) {
+        double ms = stats_median(rsp.samples + (size_t)(t->first_part + p) * rounds, rounds);
+        if (!(bound_ms >= ms)) bound_ms = ms;
+    }
     double copy_ms = stats_median(rsp.samples + (size_t)n * rounds, rounds);
     double copy_gbps = t->copy_bytes / (copy_ms * 1e6);
     double bytes = spec->fast.bytes(calls[0].c.dims);
@@ -148,7 +169,7 @@ int run_ladder_report(const grade_ctx *g, const char *results, int quick)
         all_right &= row->right;
         row->ms = stats_median(rsp.samples + (size_t)r * rounds, rounds);
         row->gbps = bytes / (row->ms * 1e6);
-        row->fraction = row->gbps / copy_gbps;
+        row->fraction = spec->fast.roof == ROOF_PARTS ? bound_ms / row->ms : row->gbps / copy_gbps;
         row->rate = work / (row->ms * 1e6);
         row->step = r ? rows[r - 1].ms / row->ms : NAN;
         row->total = rows[0].ms / row->ms;
@@ -160,9 +181,18 @@ int run_ladder_report(const grade_ctx *g, const char *results, int quick)
            g->device.name, where, bytes / 1e6, copy_gbps);
     /* Memory-bound labs compare with copy; the others show their own rate
      * (GFLOP/s, pairs/s) when the spec counts the work. */
-    int by_copy = spec->fast.roof == ROOF_COPY, by_rate = !by_copy && spec->fast.flops;
+    int by_copy = spec->fast.roof == ROOF_COPY, by_parts = spec->fast.roof == ROOF_PARTS;
+    int by_rate = !by_copy && !by_parts && spec->fast.flops;
+    if (by_parts) {
+        printf("the bound, each part timed alone: max(");
+        for (int p = 0; p < t->n_parts; p++)
+            printf("%s%s %.4f ms", p ? ", " : "", t->item_names[t->first_part + p],
+                   stats_median(rsp.samples + (size_t)(t->first_part + p) * rounds, rounds));
+        printf(") = %.4f ms\n", bound_ms);
+    }
     char head[40] = "";
     if (by_copy) snprintf(head, sizeof head, " %8s %7s", "GB/s", "% copy");
+    else if (by_parts) snprintf(head, sizeof head, " %8s %7s", "GB/s", "% bound");
     else if (by_rate) snprintf(head, sizeof head, " %10s", rate_unit(spec));
     printf("%-36s %9s%s %7s %7s  %s\n", "rung", "time ms", head, "step", "total", "right");
     for (int r = 0; r < n; r++) {
@@ -170,7 +200,8 @@ int run_ladder_report(const grade_ctx *g, const char *results, int quick)
         char step[16], figs[40] = "";
         if (r) snprintf(step, sizeof step, "%.2fx", row->step);
         else snprintf(step, sizeof step, "-");
-        if (by_copy) snprintf(figs, sizeof figs, " %8.0f %6.1f%%", row->gbps, 100 * row->fraction);
+        if (by_copy || by_parts)
+            snprintf(figs, sizeof figs, " %8.0f %6.1f%%", row->gbps, 100 * row->fraction);
         else if (by_rate) snprintf(figs, sizeof figs, " %10.1f", row->rate);
         printf("%-36s %9.4f%s %7s %6.2fx  %s%s\n", row->name, row->ms, figs, step, row->total,
                row->right ? "yes" : "NO: ", row->problem);
@@ -184,7 +215,7 @@ int run_ladder_report(const grade_ctx *g, const char *results, int quick)
         printf("the ladder's kernels, as the compiler reports them:\n%s", sb_str(&kernels));
         sb_free(&kernels);
     }
-    if (results) write_json(results, g, &calls[0], where, rows, n, copy_gbps, t);
+    if (results) write_json(results, g, &calls[0], where, rows, n, copy_gbps, t, rsp.samples);
     response_free(&rsp);
     return all_right ? 0 : 1;
 }

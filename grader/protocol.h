@@ -26,7 +26,7 @@ extern "C" {
 
 enum {
     PROTO_MAGIC = 0x4c414231u, /* "LAB1" */
-    PROTO_VERSION = 5, /* 5: samples sent as measured; 4: a timing may stop once decided */
+    PROTO_VERSION = 6, /* 6: late writes, timed parts; 5: samples sent as measured; 4: a timing may stop once decided */
     PROTO_NAME_LEN = 64
 };
 
@@ -141,6 +141,10 @@ typedef struct {
     int64_t guard_after;  /* first byte written in the guard after it  */
     int64_t changed_first;   /* inputs: first element changed by the call */
     int64_t changed_count;
+    /* Pinned host outputs (lab_buffer.pinned_host): elements that changed
+     * after the call's stream was done; -1 and 0 when none. */
+    int64_t late_first;
+    int64_t late_count;
 } proto_buffer_report;
 
 typedef struct {
@@ -212,6 +216,9 @@ typedef struct {
     /* The memory's theoretical bandwidth: memory clock x bus width x 2
      * (double data rate), in bytes/s; 0 when unknown. */
     double peak_dram;
+    /* The lab's trusted parts (lab_device.parts), items first_part to
+     * first_part + n_parts - 1; n_parts 0 when it has none. */
+    int32_t first_part, n_parts;
 } proto_timing;
 
 /* REC_SAMPLE: one sample of a timing, written the moment it is measured

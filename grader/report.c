@@ -117,6 +117,17 @@ static void json_fast(FILE *f, const fast_figures *x)
     json_field(f, "copy_gbps", x->copy_gbps);
     json_field(f, "gflops", x->gflops);
     json_field(f, "roofline_fraction", x->roofline);
+    if (x->n_parts > 0) {
+        json_field(f, "bound_ms", x->bound_ms);
+        fputs(", \"parts_ms\": {", f);
+        for (int p = 0; p < x->n_parts; p++) {
+            fputs(p ? ", " : "", f);
+            json_string(f, x->part_names[p]);
+            fputs(": ", f);
+            json_number(f, x->parts_ms[p]);
+        }
+        fputc('}', f);
+    }
     json_field(f, "speedup", x->speedup);
     json_field(f, "straggle_ms", x->straggle_ms);
     json_field(f, "harness_straggle_ms", x->harness_straggle_ms);

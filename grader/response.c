@@ -110,7 +110,8 @@ static int read_timing(FILE *f, const lab_spec *spec, const int64_t *dims, int m
     if (!read_exact(f, &r->timing, sizeof r->timing)) return 0;
     proto_timing *t = &r->timing;
     if (t->n_items < 0 || t->n_items > PROTO_MAX_ITEMS || t->n_rounds < 0 ||
-        t->n_rounds > max_rounds) {
+        t->n_rounds > max_rounds || t->n_parts < 0 || t->first_part < 0 ||
+        (t->n_parts > 0 && (t->first_part < 1 || t->first_part + t->n_parts > t->n_items))) {
         mark_malformed(r, "a timing record with impossible counts");
         return 0;
     }

@@ -51,7 +51,7 @@ for json in "${files[@]}"; do
             match($0, /"ms": [^,]*/); ms = substr($0, RSTART + 6, RLENGTH - 6)
             vendor = (name ~ /^(vendor|cub|thrust|cublas)_/) ? 1 : 0
             gsub(/_/, " ", name)
-            if (roof == "copy") { v = 100 * frac; label = sprintf(v < 10 ? "%.1f%%" : "%.0f%%", v) }
+            if (roof == "copy" || roof == "parts") { v = 100 * frac; label = sprintf(v < 10 ? "%.1f%%" : "%.0f%%", v) }
             else if (roof == "vendor" && vendor_ms > 0) { v = 100 * vendor_ms / ms; label = sprintf("%.0f%%", v) }
             else { v = total; label = sprintf("%.3gx", v) }
             printf "%d \"%s\" %.6g \"%s\" %d %.6g\n", n++, name, v, label, vendor, ms
@@ -65,6 +65,9 @@ for json in "${files[@]}"; do
     max=$(awk 'BEGIN { m = 0 } { if ($(NF-3) + 0 > m) m = $(NF-3) + 0 } END { print m }' "$dat")
     if [ "$roof" = copy ]; then
         ylabel="% of copy bandwidth (same run)"
+        yrange="set yrange [0:110]"
+    elif [ "$roof" = parts ]; then
+        ylabel="% of the bound: the slowest part timed alone (same run)"
         yrange="set yrange [0:110]"
     elif [ "$roof" = vendor ] && [ -n "$vendor_ms" ]; then
         ylabel="% of $vendor (same run)"

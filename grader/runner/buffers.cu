@@ -23,14 +23,29 @@ static void allocate_host(guarded_buffer *g)
 {
     g->host = (unsigned char *)malloc(g->alloc_bytes);
     g->pristine = g->role == BUF_INPUT ? (unsigned char *)malloc(g->bytes + 1) : NULL;
-    if (!g->host || (g->role == BUF_INPUT && !g->pristine))
+    g->early = g->pinned && g->role == BUF_OUTPUT ? (unsigned char *)malloc(g->bytes + 1) : NULL;
+    if (!g->host || (g->role == BUF_INPUT && !g->pristine) ||
+        (g->pinned && g->role == BUF_OUTPUT && !g->early))
         rsp_fatal("out of host memory for %zu bytes", g->alloc_bytes);
     g->owned = 1;
 }
 
 static void allocate_device(guarded_buffer *g)
 {
-    RUNNER_CHECK(cudaMalloc((void **)&g->device, g->alloc_bytes));
+    if (g->pinned)
+        RUNNER_CHECK(cudaHostAlloc((void **)&g->device, g->alloc_bytes,
+                                   cudaHostAllocPortable | cudaHostAllocMapped));
+    else
+        RUNNER_CHECK(cudaMalloc((void **)&g->device, g->alloc_bytes));
+}
+
+/* bytes at `at` of the allocation from host memory `src`. */
+static void to_allocation(guarded_buffer *g, size_t at, const void *src, size_t bytes)
+{
+    if (g->pinned)
+        memcpy(g->device + at, src, bytes);
+    else
+        RUNNER_CHECK(cudaMemcpy(g->device + at, src, bytes, cudaMemcpyHostToDevice));
 }
 
 /* Lay out every buffer of the call, in host memory and (on_device) on the
@@ -51,6 +66,7 @@ static void create(buffer_set *set, const proto_call *call, proto_layout layout,
             continue;
         }
         g->role = spec->buffers[b].role;
+        g->pinned = spec->buffers[b].pinned_host;
         g->elem_size = lab_elem_size(spec->buffers[b].elem);
         g->count = spec->buffer_count(b, call->c.dims);
         g->bytes = g->count * g->elem_size;
@@ -110,9 +126,7 @@ static void upload(buffer_set *set)
 {
     for (int b = 0; b < set->n; b++) {
         guarded_buffer *g = &set->buf[b];
-        if (g->owned)
-            RUNNER_CHECK(cudaMemcpy(g->device, g->host, g->alloc_bytes,
-                                    cudaMemcpyHostToDevice));
+        if (g->owned) to_allocation(g, 0, g->host, g->alloc_bytes);
     }
 }
 
@@ -147,8 +161,7 @@ void buffers_to_device(buffer_set *set, const buffer_set *inputs)
 /* Element `at` of the buffer on the device, from `src` (elem_size bytes). */
 static void upload_element(guarded_buffer *g, size_t at, const void *src)
 {
-    RUNNER_CHECK(cudaMemcpy(g->device + g->offset + at * g->elem_size, src, g->elem_size,
-                            cudaMemcpyHostToDevice));
+    to_allocation(g, g->offset + at * g->elem_size, src, g->elem_size);
 }
 
 void buffers_swap(buffer_set *set, uint64_t seed, uint64_t k)
@@ -239,9 +252,13 @@ void buffers_destroy(buffer_set *set)
 {
     for (int b = 0; b < set->n; b++) {
         if (!set->buf[b].owned) continue;
-        cudaFree(set->buf[b].device);
+        if (set->buf[b].pinned)
+            cudaFreeHost(set->buf[b].device);
+        else
+            cudaFree(set->buf[b].device);
         free(set->buf[b].host);
         free(set->buf[b].pristine);
+        free(set->buf[b].early);
     }
     memset(set, 0, sizeof *set);
 }
@@ -255,11 +272,44 @@ static int64_t first_not_guard(const guarded_buffer *g, size_t from, size_t to)
     return -1;
 }
 
-/* Copy a buffer back and note guard damage and changed input elements. */
+void buffers_snapshot(buffer_set *set)
+{
+    for (int b = 0; b < set->n; b++) {
+        guarded_buffer *g = &set->buf[b];
+        if (!g->early) continue;
+        memcpy(g->early, g->device + g->offset, g->bytes);
+        g->early_taken = 1;
+    }
+}
+
+/* A pinned output: the elements that differ between the snapshot and now
+ * (the host image); then the snapshot takes their place there, so the
+ * outputs judged are the ones the call's stream left. */
+static void late_writes(guarded_buffer *g, proto_buffer_report *r)
+{
+    r->late_first = -1;
+    r->late_count = 0;
+    if (!g->early || !g->early_taken) return;
+    unsigned char *now = g->host + g->offset;
+    for (size_t i = 0; i < g->count; i++) {
+        if (memcmp(now + i * g->elem_size, g->early + i * g->elem_size, g->elem_size) == 0)
+            continue;
+        if (r->late_first < 0) r->late_first = (int64_t)i;
+        r->late_count++;
+    }
+    memcpy(now, g->early, g->bytes);
+    g->early_taken = 0;
+}
+
+/* Copy a buffer back and note guard damage, changed input elements and
+ * late writes. */
 void buffers_inspect(guarded_buffer *g, proto_buffer_report *r)
 {
-    RUNNER_CHECK(cudaMemcpy(g->host, g->device, g->alloc_bytes,
-                            cudaMemcpyDeviceToHost));
+    if (g->pinned)
+        memcpy(g->host, g->device, g->alloc_bytes);
+    else
+        RUNNER_CHECK(cudaMemcpy(g->host, g->device, g->alloc_bytes, cudaMemcpyDeviceToHost));
+    late_writes(g, r);
     /* The guard before: bytes [0, offset), the misalignment gap included,
      * reported as the distance of the nearest written byte in front of the
      * buffer, so 1 means "the byte just in front". */

@@ -210,6 +210,11 @@ static void prepared_on_fence(call_env *env, const buffer_set *poison, lab_call_
      * the caller reports as the call's. */
     cudaError_t stop = cudaEventRecord(env->stop, env->stream);
     out->sync = cudaStreamSynchronize(env->stream);
+    /* Pinned host outputs are read now, when the call's stream alone is
+     * done and nothing else has been waited for: a device-wide wait first
+     * (or a copy on the legacy default stream) would let work the call
+     * left on a stream of its own finish unseen. */
+    if (env->snapshot) buffers_snapshot(env->snapshot);
 #ifndef CUDA_EMU
     release_hold(number);
 #endif
@@ -278,7 +283,9 @@ int call_and_report(call_env *env, buffer_set *set, const proto_call *call, int 
     memset(&res, 0, sizeof res);
     rsp_write(REC_BEGIN, index, NULL, 0, NULL, 0);
     call_outcome o;
+    env->snapshot = set;
     call_prepared(env, set, fn, set->ptr, call->c.dims, &o);
+    env->snapshot = NULL;
     cudaError_t entry = o.entry;
     cudaError_t sync = o.sync != cudaSuccess ? o.sync : o.device;
     cudaError_t last = cudaGetLastError();
@@ -295,7 +302,7 @@ int call_and_report(call_env *env, buffer_set *set, const proto_call *call, int 
     snprintf(res.sync_text, sizeof res.sync_text, "%s", cudaGetErrorString(sync));
     for (int b = 0; b < LAB_MAX_BUFFERS; b++)
         res.buf[b].guard_before = res.buf[b].guard_after =
-            res.buf[b].changed_first = -1;
+            res.buf[b].changed_first = res.buf[b].late_first = -1;
 
     if (res.sticky) {
         rsp_write(REC_RESULT, index, &res, sizeof res, NULL, 0);

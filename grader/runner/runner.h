@@ -27,6 +27,12 @@ typedef struct {
     unsigned char *host; /* image of the whole allocation */
     unsigned char *pristine; /* inputs: what was uploaded */
     unsigned char *device;   /* start of the allocation */
+    /* lab_buffer.pinned_host: `device` is pinned host memory (cudaHostAlloc),
+     * reached with memcpy; an output's data as it stood the moment the
+     * call's stream was done is kept in `early` (buffers_snapshot). */
+    int pinned;
+    unsigned char *early;
+    int early_taken;
 } guarded_buffer;
 
 typedef struct {
@@ -87,8 +93,13 @@ void buffers_fill(buffer_set *set, const proto_call *call);
 void buffers_prepare(buffer_set *set, const buffer_set *inputs, const proto_call *call);
 void buffers_to_device(buffer_set *set, const buffer_set *inputs);
 void buffers_destroy(buffer_set *set);
-/* Copy a buffer back and note guard damage and changed input elements. */
+/* Copy a buffer back and note guard damage and changed input elements;
+ * for a pinned output whose snapshot was taken, the elements that changed
+ * since, and the snapshot is what the host image then holds. */
 void buffers_inspect(guarded_buffer *g, proto_buffer_report *r);
+/* Keep what every pinned host output of the set holds now (call.cu takes
+ * it the moment the call's stream is done). */
+void buffers_snapshot(buffer_set *set);
 
 /* Milliseconds on the monotonic clock (call.cu). */
 double runner_now_ms(void);
@@ -109,6 +120,9 @@ typedef struct {
     size_t flush_bytes;
     int l2_bytes;
     unsigned rounds; /* calls made: the flush's byte changes each time */
+    /* Set by call_and_report for one call: its pinned host outputs are
+     * read the moment the call's stream is done (buffers_snapshot). */
+    buffer_set *snapshot;
 } call_env;
 
 typedef struct {

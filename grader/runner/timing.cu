@@ -50,6 +50,7 @@ typedef struct {
     void *copy[2]; /* destination, source */
     verifier *check; /* MODE_TIMING: items 0 and 1 are baseline and submission */
     double peak_dram; /* bytes/s, 0 when unknown */
+    int first_part, n_parts; /* the lab's parts among the items (lab_device.parts) */
 } timing_env;
 
 /* The reference copy, called like a lab function on copy[]. */
@@ -139,6 +140,14 @@ static double peak_flops(lab_peak kind)
     return (double)sms * khz * 1e3 * per_clock;
 }
 
+/* ROOF_PARTS: the median of the slowest of the lab's parts. */
+static double slowest_part(const double *med, int first, int n)
+{
+    double slowest = 0;
+    for (int i = first; i < first + n; i++) slowest = fmax(slowest, med[i]);
+    return slowest;
+}
+
 /* The fast stage's verdict, once it cannot change (fast_rules.h): after
  * `rounds` rounds of baseline, submission, copy [, vendor], a failure by a
  * wide margin, or DECIDED_NOT. Only ever a failure: a submission that may
@@ -173,7 +182,9 @@ static proto_decided decided(const timing_env *env, const double *const *series,
     double roof = second                                          ? INFINITY
                   : spec->fast.roof == ROOF_COPY                   ? gbps / copy_gbps
                   : spec->fast.roof == ROOF_VENDOR && n_items > 3 ? med[3] / mine
-                                                                  : INFINITY;
+                  : spec->fast.roof == ROOF_PARTS && env->n_parts > 0
+                      ? slowest_part(med, env->first_part, env->n_parts) / mine
+                      : INFINITY;
     double min_speedup = second ? spec->fast.second.min_speedup : spec->fast.min_speedup;
     if (speedup * margin < min_speedup ||
         (spec->fast.roof != ROOF_NONE && roof * margin < spec->fast.min_roofline))
@@ -255,6 +266,8 @@ static void time_items(const proto_request *req, timing_env *env,
     t.peak_dram = env->peak_dram;
     for (int i = 0; i < n_items; i++)
         t.straggle_ms[i] = stats_median(straggles + (size_t)i * max_rounds, (size_t)rounds);
+    t.first_part = env->first_part;
+    t.n_parts = env->n_parts;
     if (env->check) {
         verify_close(env->check, &t.check);
         env->check = NULL;
@@ -305,6 +318,18 @@ void timing_prepare(timing_buffers *tb, const proto_call *calls)
     if (tb->with_vendor) buffers_prepare(&tb->vendor, &tb->mine, timed);
 }
 
+/* ROOF_PARTS: the lab's trusted parts, timed after the other items. */
+static int add_parts(timing_env *t, timed_item *items, int n_items, buffer_set *set)
+{
+    t->first_part = n_items;
+    t->n_parts = LAB_DEVICE.parts ? LAB_DEVICE.n_parts : 0;
+    if (n_items + t->n_parts > PROTO_MAX_ITEMS) rsp_fatal("too many parts to time: %d", t->n_parts);
+    for (int p = 0; p < t->n_parts; p++)
+        items[n_items++] = {LAB_DEVICE.parts[p].name, LAB_DEVICE.parts[p].call, set};
+    if (t->n_parts == 0) t->first_part = 0;
+    return n_items;
+}
+
 void run_timing(const proto_request *req, const proto_call *calls, call_env *env,
                 timing_buffers *tb)
 {
@@ -317,11 +342,16 @@ void run_timing(const proto_request *req, const proto_call *calls, call_env *env
     /* The masking key: from this run's seeds, never the same twice. */
     t.check = verify_open(&tb->mine, req->agreement, rng_derive(timed->swap_seed, 0x6d61736bull),
                           env->stream);
-    timed_item items[4] = {{"baseline", LAB_DEVICE.baseline, &tb->baseline},
-                           {"submission", LAB_DEVICE.submission, &tb->mine},
-                           {"copy", copy_call, NULL},
-                           {"vendor", LAB_DEVICE.vendor, &tb->vendor}};
-    time_items(req, &t, items, tb->with_vendor ? 4 : 3);
+    timed_item items[PROTO_MAX_ITEMS] = {{"baseline", LAB_DEVICE.baseline, &tb->baseline},
+                                         {"submission", LAB_DEVICE.submission, &tb->mine},
+                                         {"copy", copy_call, NULL},
+                                         {"vendor", LAB_DEVICE.vendor, &tb->vendor}};
+    int n_items = tb->with_vendor ? 4 : 3;
+    /* The lab's parts work on the submission's buffers, after its sample
+     * was checked (an output they write is poisoned again before its next
+     * call). */
+    n_items = add_parts(&t, items, n_items, &tb->mine);
+    time_items(req, &t, items, n_items);
     timing_close(&t);
     buffers_destroy(&tb->baseline);
     if (tb->with_vendor) buffers_destroy(&tb->vendor);
@@ -332,7 +362,7 @@ void run_timing(const proto_request *req, const proto_call *calls, call_env *env
 void run_ladder(const proto_request *req, const lab_ladder *ladder,
                 const proto_call *timed, const proto_call *check, call_env *env)
 {
-    if (ladder->n + 1 > PROTO_MAX_ITEMS) rsp_fatal("a ladder has at most %d rungs", PROTO_MAX_ITEMS - 1);
+    if (ladder->n + 1 + (LAB_DEVICE.parts ? LAB_DEVICE.n_parts : 0) > PROTO_MAX_ITEMS) rsp_fatal("a ladder has at most %d rungs", PROTO_MAX_ITEMS - 1);
     buffer_set set;
     buffers_create(&set, timed, LAYOUT_GUARDED);
     /* Every rung must be right before its time means anything. */
@@ -344,7 +374,8 @@ void run_ladder(const proto_request *req, const lab_ladder *ladder,
     timed_item items[PROTO_MAX_ITEMS];
     for (int r = 0; r < ladder->n; r++) items[r] = {ladder->rungs[r].name, ladder->rungs[r].call, &set};
     items[ladder->n] = {"copy", copy_call, NULL};
-    time_items(req, &t, items, ladder->n + 1);
+    int n_items = add_parts(&t, items, ladder->n + 1, &set);
+    time_items(req, &t, items, n_items);
     timing_close(&t);
     buffers_destroy(&set);
 }

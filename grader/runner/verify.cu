@@ -317,10 +317,11 @@ void verify_after_submission(verifier *v, const buffer_set *sub, const buffer_se
     size_t size = sub->buf[b].elem_size;
     unsigned char got[8], expected[8];
     const uint64_t poison = proto_poison(e);
+    /* cudaMemcpyDefault: an output may be pinned host memory (lab_buffer.pinned_host). */
     RUNNER_CHECK(cudaMemcpy(got, (const unsigned char *)sub->ptr[b] + i * size, size,
-                            cudaMemcpyDeviceToHost));
+                            cudaMemcpyDefault));
     RUNNER_CHECK(cudaMemcpy(expected, (const unsigned char *)base->ptr[b] + i * size, size,
-                            cudaMemcpyDeviceToHost));
+                            cudaMemcpyDefault));
     c->first_unwritten = memcmp(got, &poison, size) == 0;
     c->got = element_value(e, got);
     c->expected = element_value(e, expected);

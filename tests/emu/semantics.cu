@@ -559,6 +559,45 @@ static void test_runtime_api()
         ok = ok && pinned[i] == 2.0f * i;
     report("streams_events_memcpy_memset", ok, "a call failed or the data is wrong");
 
+    /* Pinned memory is mapped at the same address (unified addressing). */
+    void *mapped = nullptr;
+    ok = cudaHostGetDevicePointer(&mapped, pinned, 0) == cudaSuccess && mapped == pinned;
+    ok = ok && cudaHostGetDevicePointer(&mapped, &ok, 0) == cudaErrorInvalidValue &&
+         cudaGetLastError() == cudaErrorInvalidValue;
+    report("host_device_pointer", ok, "a pinned block's device pointer is not its host pointer");
+
+    /* A capture keeps what its streams are given (a fork to a second stream
+     * and a join included) and runs nothing until the graph is launched;
+     * each launch runs it on the data as it is then. */
+    cudaStream_t side;
+    cudaEvent_t fork, join;
+    cudaGraph_t graph = nullptr;
+    cudaGraphExec_t exec = nullptr;
+    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+    ok = cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking) == cudaSuccess &&
+         cudaEventCreateWithFlags(&fork, cudaEventDisableTiming) == cudaSuccess &&
+         cudaEventCreateWithFlags(&join, cudaEventDisableTiming) == cudaSuccess;
+    for (int i = 0; i < n; ++i)
+        pinned[i] = 1.0f;
+    ok = ok && cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal) == cudaSuccess;
+    ok = ok && cudaStreamIsCapturing(stream, &status) == cudaSuccess && status == cudaStreamCaptureStatusActive;
+    ok = ok && cudaMemcpyAsync(a, pinned, n * sizeof(float), cudaMemcpyHostToDevice, stream) == cudaSuccess;
+    ok = ok && cudaEventRecord(fork, stream) == cudaSuccess && cudaStreamWaitEvent(side, fork, 0) == cudaSuccess;
+    scale<<<(n + 127) / 128, 128, 0, side>>>(a, 3.0f, n);
+    ok = ok && cudaEventRecord(join, side) == cudaSuccess && cudaStreamWaitEvent(stream, join, 0) == cudaSuccess;
+    ok = ok && cudaMemcpyAsync(pinned, a, n * sizeof(float), cudaMemcpyDeviceToHost, stream) == cudaSuccess;
+    ok = ok && cudaStreamSynchronize(stream) == cudaErrorStreamCaptureUnsupported && cudaGetLastError() != cudaSuccess;
+    ok = ok && cudaStreamEndCapture(stream, &graph) == cudaSuccess && graph != nullptr;
+    ok = ok && cudaStreamIsCapturing(side, &status) == cudaSuccess && status == cudaStreamCaptureStatusNone;
+    ok = ok && pinned[0] == 1.0f; /* captured, not run */
+    ok = ok && cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess;
+    ok = ok && cudaGraphLaunch(exec, stream) == cudaSuccess && pinned[0] == 3.0f && pinned[n - 1] == 3.0f;
+    ok = ok && cudaGraphLaunch(exec, stream) == cudaSuccess && pinned[0] == 9.0f;
+    ok = ok && cudaGraphExecDestroy(exec) == cudaSuccess && cudaGraphDestroy(graph) == cudaSuccess;
+    ok = ok && cudaStreamEndCapture(stream, &graph) == cudaErrorIllegalState && cudaGetLastError() != cudaSuccess;
+    ok = ok && cudaStreamDestroy(side) == cudaSuccess;
+    report("stream_capture_and_graphs", ok, "a capture ran early, lost an operation or a join");
+
     unsigned char *bytes;
     cudaMalloc(&bytes, 300);
     cudaMemset(bytes, 0xab, 300);

@@ -157,6 +157,23 @@ static void a_changed_input_fails_right(void)
     sb_free(&s.st.details);
 }
 
+/* An output still changing once the call's stream was done (a pinned host
+ * output, lab 12) fails in both stages, before its values are judged. */
+static void a_late_write_fails_in_both_stages(void)
+{
+    for (int strict = 0; strict < 2; strict++) {
+        scene s;
+        right_call(&s);
+        s.rec.result.buf[2].late_first = 64;
+        s.rec.result.buf[2].late_count = 36;
+        CHECK(judge(&s, strict) == 0);
+        CHECK(says(&s, "d_c: 36 elements were written after the stream you were given was done "
+                       "(the first d_c[64])"));
+        CHECK(says(&s, "cudaStreamWaitEvent"));
+        sb_free(&s.st.details);
+    }
+}
+
 static void nothing_written_gets_its_own_hint(void)
 {
     scene s;
@@ -358,6 +375,6 @@ const unit_test judge_tests[] = {
     TEST(unwritten_outputs_say_so), TEST(a_refused_launch_names_the_error),
     TEST(a_swallowed_launch_error_is_caught), TEST(a_kernel_fault_is_a_failure),
     TEST(writing_past_the_end_fails_right_only), TEST(writing_in_front_fails),
-    TEST(a_changed_input_fails_right),
+    TEST(a_changed_input_fails_right), TEST(a_late_write_fails_in_both_stages),
 };
 const int judge_tests_count = sizeof judge_tests / sizeof judge_tests[0];

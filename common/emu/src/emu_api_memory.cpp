@@ -154,6 +154,17 @@ extern "C" cudaError_t cudaFreeHost(void *pointer)
     return cudaSuccess;
 }
 
+/* Pinned memory is mapped at the same address, as with unified addressing
+ * on a GPU: the device pointer of an allocation is its host pointer. */
+extern "C" cudaError_t cudaHostGetDevicePointer(void **device_pointer, void *host_pointer, unsigned int flags)
+{
+    EMU_RETURN_IF_STICKY();
+    if (!device_pointer || flags != 0 || !pinned_host_blocks().count(host_pointer))
+        return record_error(cudaErrorInvalidValue);
+    *device_pointer = host_pointer;
+    return cudaSuccess;
+}
+
 extern "C" cudaError_t cudaPointerGetAttributes(cudaPointerAttributes *attributes, const void *pointer)
 {
     EMU_RETURN_IF_STICKY();
@@ -191,6 +202,13 @@ extern "C" cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
     EMU_RETURN_IF_STICKY();
     if (!is_valid_stream(stream))
         return record_error(cudaErrorInvalidResourceHandle);
+    if (stream_is_capturing(stream)) {
+        cudaError_t error = check_copy(dst, count, src, count, kind);
+        if (error != cudaSuccess)
+            return record_error(error);
+        capture_operation(stream, [=] { cudaMemcpy(dst, src, count, kind); });
+        return cudaSuccess;
+    }
     return cudaMemcpy(dst, src, count, kind);
 }
 
@@ -227,6 +245,12 @@ extern "C" cudaError_t cudaMemsetAsync(void *pointer, int value, size_t count, c
     EMU_RETURN_IF_STICKY();
     if (!is_valid_stream(stream))
         return record_error(cudaErrorInvalidResourceHandle);
+    if (stream_is_capturing(stream)) {
+        if (count != 0 && !device_range_is_valid(pointer, count))
+            return record_error(cudaErrorInvalidValue);
+        capture_operation(stream, [=] { cudaMemset(pointer, value, count); });
+        return cudaSuccess;
+    }
     return cudaMemset(pointer, value, count);
 }
 

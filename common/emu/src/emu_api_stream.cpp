@@ -80,7 +80,9 @@ extern "C" cudaError_t cudaStreamDestroy(cudaStream_t stream)
 extern "C" cudaError_t cudaStreamSynchronize(cudaStream_t stream)
 {
     EMU_RETURN_IF_STICKY();
-    return is_valid_stream(stream) ? cudaSuccess : record_error(cudaErrorInvalidResourceHandle);
+    if (!is_valid_stream(stream))
+        return record_error(cudaErrorInvalidResourceHandle);
+    return stream_is_capturing(stream) ? record_error(cudaErrorStreamCaptureUnsupported) : cudaSuccess;
 }
 
 extern "C" cudaError_t cudaStreamQuery(cudaStream_t stream) { return cudaStreamSynchronize(stream); }
@@ -90,6 +92,7 @@ extern "C" cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t even
     EMU_RETURN_IF_STICKY();
     if (!is_valid_stream(stream) || !events().count(event))
         return record_error(cudaErrorInvalidResourceHandle);
+    capture_event_wait(stream, event);
     return cudaSuccess;
 }
 
@@ -151,6 +154,8 @@ extern "C" cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
     EMU_RETURN_IF_STICKY();
     if (!events().count(event) || !is_valid_stream(stream))
         return record_error(cudaErrorInvalidResourceHandle);
+    if (capture_event_record(event, stream))
+        return cudaSuccess; /* a node of the graph: no time */
     event->recorded = true;
     event->milliseconds = now_milliseconds();
     return cudaSuccess;
@@ -184,6 +189,7 @@ extern "C" cudaError_t cudaEventDestroy(cudaEvent_t event)
     EMU_RETURN_IF_STICKY();
     if (!event || events().erase(event) == 0)
         return record_error(cudaErrorInvalidResourceHandle);
+    forget_captured_event(event);
     delete event;
     return cudaSuccess;
 }

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 
 namespace emu {
 
@@ -80,6 +81,18 @@ void note_dynamic_shared_attribute(int bytes);
 
 /* ---- streams (emu_api_stream.cpp) ---- */
 bool is_valid_stream(cudaStream_t stream);
+
+/* ---- stream capture (emu_api_graph.cpp) ---- */
+bool stream_is_capturing(cudaStream_t stream);
+/* Keeps the operation for the graph the stream is capturing. */
+void capture_operation(cudaStream_t stream, std::function<void()> operation);
+/* An event recorded on a capturing stream belongs to its capture (true);
+ * recorded elsewhere, it no longer does (false). */
+bool capture_event_record(cudaEvent_t event, cudaStream_t stream);
+/* A stream that waits for an event of a capture joins the capture (true
+ * when the event was one). */
+bool capture_event_wait(cudaStream_t stream, cudaEvent_t event);
+void forget_captured_event(cudaEvent_t event);
 
 /* ---- device description (emu_api_device.cpp) ---- */
 const cudaDeviceProp &emulated_device();

@@ -37,4 +37,4 @@ static int call_baseline(void *const *d, const int64_t *dims, void *stream)
 }
 
 extern "C" const lab_device LAB_DEVICE = {&LAB_01_VECTOR_ADD, call_submission,
-                                          call_baseline, NULL};
+                                          call_baseline, NULL, NULL, 0};

@@ -43,4 +43,4 @@ static int call_baseline(void *const *d, const int64_t *dims, void *stream)
 }
 
 extern "C" const lab_device LAB_DEVICE = {&LAB_03_TRANSPOSE, call_submission, call_baseline,
-                                          NULL};
+                                          NULL, NULL, 0};

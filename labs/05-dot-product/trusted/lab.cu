@@ -44,4 +44,4 @@ static int call_baseline(void *const *d, const int64_t *dims, void *stream)
 }
 
 extern "C" const lab_device LAB_DEVICE = {&LAB_05_DOT_PRODUCT, call_submission, call_baseline,
-                                          NULL};
+                                          NULL, NULL, 0};

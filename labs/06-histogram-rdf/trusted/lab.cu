@@ -62,4 +62,4 @@ static int call_baseline(void *const *d, const int64_t *dims, void *stream)
 }
 
 extern "C" const lab_device LAB_DEVICE = {&LAB_06_HISTOGRAM_RDF, call_submission, call_baseline,
-                                          NULL};
+                                          NULL, NULL, 0};

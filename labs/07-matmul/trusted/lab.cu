@@ -94,4 +94,4 @@ static int call_vendor(void *const *d, const int64_t *dims, void *stream)
 #endif
 
 extern "C" const lab_device LAB_DEVICE = {&LAB_07_MATMUL, call_submission, call_baseline,
-                                          VENDOR};
+                                          VENDOR, NULL, 0};

@@ -117,4 +117,4 @@ static int call_vendor(void *const *d, const int64_t *dims, void *stream)
 #endif
 
 extern "C" const lab_device LAB_DEVICE = {&LAB_10_SCAN, call_submission, call_baseline,
-                                          VENDOR};
+                                          VENDOR, NULL, 0};

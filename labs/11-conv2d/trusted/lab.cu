@@ -67,4 +67,4 @@ static int call_baseline(void *const *d, const int64_t *dims, void *stream)
 }
 
 /* No vendor library: the roof is the same-run copy bandwidth (ROOF_COPY). */
-extern "C" const lab_device LAB_DEVICE = {&LAB_11_CONV2D, call_submission, call_baseline, NULL};
+extern "C" const lab_device LAB_DEVICE = {&LAB_11_CONV2D, call_submission, call_baseline, NULL, NULL, 0};

@@ -12,6 +12,8 @@
 #define EMU_LAUNCH_H
 
 #include <cstddef>
+#include <cstdlib>
+#include <new>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -32,6 +34,14 @@ typedef void (*thread_body)(void *context);
  * and runs every thread of every block to completion. */
 void run_kernel(const launch_request &request, thread_body body, void *context);
 
+/* Stream capture (emu_api_graph.cpp): whether the stream is capturing,
+ * and keeping a launch for its graph instead of running it: run(state)
+ * runs it, drop(state) frees it. (No std::function here: this header is
+ * compiled into graded code, which may not refer to the C++ type
+ * information std::function needs.) */
+bool stream_is_capturing(cudaStream_t stream);
+void capture_kernel(cudaStream_t stream, void (*run)(void *), void (*drop)(void *), void *state);
+
 template <class Kernel> class pending_launch {
   public:
     pending_launch(const launch_request &request, Kernel kernel) : request_(request), kernel_(kernel) {}
@@ -40,11 +50,39 @@ template <class Kernel> class pending_launch {
     {
         typedef std::tuple<typename std::decay<Args>::type...> argument_copies;
         argument_copies copies(std::forward<Args>(args)...);
+        if (stream_is_capturing(request_.stream)) { /* kept, with its arguments, for the graph */
+            struct kept {
+                launch_request request;
+                Kernel kernel;
+                argument_copies copies;
+            };
+            if (void *memory = std::malloc(sizeof(kept))) {
+                kept *k = new (memory) kept{request_, kernel_, copies};
+                capture_kernel(
+                    request_.stream,
+                    [](void *p) {
+                        kept *k = static_cast<kept *>(p);
+                        run(k->request, k->kernel, k->copies);
+                    },
+                    [](void *p) {
+                        static_cast<kept *>(p)->~kept();
+                        std::free(p);
+                    },
+                    k);
+                return;
+            }
+        }
+        run(request_, kernel_, copies);
+    }
+
+  private:
+    template <class Copies> static void run(const launch_request &request, Kernel &kernel, Copies &copies)
+    {
         struct context_type {
             Kernel *kernel;
-            argument_copies *copies;
-        } context{&kernel_, &copies};
-        run_kernel(request_,
+            Copies *copies;
+        } context{&kernel, &copies};
+        run_kernel(request,
                    [](void *opaque) {
                        context_type *c = static_cast<context_type *>(opaque);
                        std::apply(*c->kernel, *c->copies);
@@ -52,7 +90,6 @@ template <class Kernel> class pending_launch {
                    &context);
     }
 
-  private:
     launch_request request_;
     Kernel kernel_;
 };

@@ -24,6 +24,7 @@ enum cudaError {
     cudaErrorNoDevice = 100,
     cudaErrorInvalidDevice = 101,
     cudaErrorInvalidResourceHandle = 400,
+    cudaErrorIllegalState = 401,
     cudaErrorNotReady = 600,
     cudaErrorIllegalAddress = 700,
     cudaErrorLaunchOutOfResources = 701,
@@ -36,6 +37,10 @@ enum cudaError {
     cudaErrorInvalidPc = 718,
     cudaErrorLaunchFailure = 719,
     cudaErrorNotSupported = 801,
+    cudaErrorStreamCaptureUnsupported = 900,
+    cudaErrorStreamCaptureInvalidated = 901,
+    cudaErrorStreamCaptureUnmatched = 903,
+    cudaErrorStreamCaptureUnjoined = 904,
     cudaErrorUnknown = 999
 };
 typedef enum cudaError cudaError_t;
@@ -226,6 +231,19 @@ typedef union cudaLaunchAttributeValue {
 
 typedef struct CUstream_st *cudaStream_t;
 typedef struct CUevent_st *cudaEvent_t;
+typedef struct CUgraph_st *cudaGraph_t;
+typedef struct CUgraphExec_st *cudaGraphExec_t;
+
+enum cudaStreamCaptureMode {
+    cudaStreamCaptureModeGlobal = 0,
+    cudaStreamCaptureModeThreadLocal = 1,
+    cudaStreamCaptureModeRelaxed = 2
+};
+enum cudaStreamCaptureStatus {
+    cudaStreamCaptureStatusNone = 0,
+    cudaStreamCaptureStatusActive = 1,
+    cudaStreamCaptureStatusInvalidated = 2
+};
 
 #define cudaHostAllocDefault 0x00
 #define cudaHostAllocPortable 0x01
@@ -276,6 +294,7 @@ cudaError_t cudaFreeAsync(void *pointer, cudaStream_t stream);
 cudaError_t cudaMallocHost(void **pointer, size_t size);
 cudaError_t cudaHostAlloc(void **pointer, size_t size, unsigned int flags);
 cudaError_t cudaFreeHost(void *pointer);
+cudaError_t cudaHostGetDevicePointer(void **device_pointer, void *host_pointer, unsigned int flags);
 cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *pointer);
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
@@ -297,6 +316,15 @@ cudaError_t cudaStreamSetAttribute(cudaStream_t stream, cudaStreamAttrID attr, c
 cudaError_t cudaEventCreate(cudaEvent_t *event);
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags);
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream);
+/* Stream capture and graphs (emu_api_graph.cpp): what a capturing stream
+ * is given is kept, in order, instead of run, and a graph launch runs it. */
+cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMode mode);
+cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *graph);
+cudaError_t cudaStreamIsCapturing(cudaStream_t stream, enum cudaStreamCaptureStatus *status);
+cudaError_t cudaGraphInstantiate(cudaGraphExec_t *exec, cudaGraph_t graph, unsigned long long flags = 0);
+cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream);
+cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec);
+cudaError_t cudaGraphDestroy(cudaGraph_t graph);
 cudaError_t cudaEventQuery(cudaEvent_t event);
 cudaError_t cudaEventSynchronize(cudaEvent_t event);
 cudaError_t cudaEventElapsedTime(float *milliseconds, cudaEvent_t start, cudaEvent_t end);
@@ -325,6 +353,10 @@ template <class T> cudaError_t cudaMallocHost(T **pointer, size_t size)
 template <class T> cudaError_t cudaHostAlloc(T **pointer, size_t size, unsigned int flags)
 {
     return cudaHostAlloc(reinterpret_cast<void **>(pointer), size, flags);
+}
+template <class T> cudaError_t cudaHostGetDevicePointer(T **device_pointer, void *host_pointer, unsigned int flags)
+{
+    return cudaHostGetDevicePointer(reinterpret_cast<void **>(device_pointer), host_pointer, flags);
 }
 template <class T> cudaError_t cudaMallocManaged(T **pointer, size_t size, unsigned int flags = cudaMemAttachGlobal)
 {
