@@ -172,6 +172,24 @@ const char *build_emulation_lacks(const char *log)
     return NULL;
 }
 
+/* The first line of a compiler's log that names a feature the emulation
+ * lacks, into buf ("" when none). */
+static void emulation_lacks_line(const char *log, char *buf, size_t size)
+{
+    buf[0] = 0;
+    for (const char *line = log; line && *line;) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) : strlen(line);
+        char one[512];
+        snprintf(one, sizeof one, "%.*s", (int)(len < sizeof one ? len : sizeof one - 1), line);
+        if (build_emulation_lacks(one)) {
+            snprintf(buf, size, "%s", one);
+            return;
+        }
+        line = end ? end + 1 : NULL;
+    }
+}
+
 /* A header of EMULATION_LACKS the preprocessor could not find, or NULL. */
 static const char *emulation_header_missing(const char *log_path)
 {
@@ -202,22 +220,28 @@ static int run_step(const build_config *b, arg_list *a, const char *log_path,
     char how[96];
     /* A tool the compiler ran (the assembler) may be the one that passed
      * the file limit; the compiler then only says so in words. */
-    char *said = iso_log_tail(log_path, 64 * 1024);
+    char *said = iso_log_tail(log_path, 1024 * 1024);
     if (said && strstr(said, "File size limit exceeded") && b->limits.file_mb) {
         ir.file_too_big = 1;
         ir.file_limit_mb = b->limits.file_mb;
     }
+    /* A feature the emulation lacks is named by the first error, which a
+     * cascade of later ones can push out of the tail the report shows: its
+     * line goes first. */
+    char lacks[512] = "";
+    if (!quiet) emulation_lacks_line(said, lacks, sizeof lacks);
     free(said);
     iso_describe(&ir, how, sizeof how);
     int limit_hit = ir.timed_out || ir.out_of_memory || ir.log_too_big || ir.file_too_big;
     char *tail = quiet || limit_hit ? NULL : iso_log_tail(log_path, 6000);
-    size_t size = (tail ? strlen(tail) : 0) + strlen(advice) + 256;
+    size_t size = (tail ? strlen(tail) : 0) + strlen(advice) + strlen(lacks) + 256;
     *log = malloc(size);
     if (limit_hit)
         snprintf(*log, size, "the %s was stopped: it %s%s", advice,
                  ir.timed_out ? "ran past the build's time limit, " : "", how);
     else
-        snprintf(*log, size, "%s(%s: %s)", tail ? tail : "", advice, how);
+        snprintf(*log, size, "%s%s%s(%s: %s)", lacks, lacks[0] ? "\n" : "", tail ? tail : "",
+                 advice, how);
     free(tail);
     return limit_hit ? BUILD_LIMITED : -1;
 }

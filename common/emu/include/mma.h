@@ -47,6 +47,16 @@ struct accumulator {};
 struct row_major {};
 struct col_major {};
 enum layout_t { mem_row_major, mem_col_major };
+/* The element types of the shapes the emulation lacks, declared so that a
+ * fragment of them reaches the static_assert below (whose mark sends the
+ * file to a GPU) instead of failing to parse. */
+namespace precision {
+struct tf32 {};
+struct b1 {};
+struct s4 {};
+struct u4 {};
+} // namespace precision
+float __float_to_tf32(float in);
 
 namespace detail {
 template <class T> struct always_false : std::false_type {};

@@ -6,7 +6,6 @@
  * pass; with n = 1 the bound is one float rounding and the half result is
  * far outside it.
  * Must first fail the right stage.
- * EMULATION: fail skipped: the emulation has no __half, so the file does not build there
  */
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>

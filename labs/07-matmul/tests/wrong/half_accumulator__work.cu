@@ -5,7 +5,6 @@
  * far outside it (the error-bound tolerance is tight where a sum has few
  * terms, and still tens of times too tight for half at k = 768).
  * Must first fail the work stage.
- * EMULATION: fail skipped: the emulation has no __half, so the file does not build there
  */
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>

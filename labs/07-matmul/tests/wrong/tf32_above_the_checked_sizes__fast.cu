@@ -9,8 +9,8 @@
  * loose agreement sees it; any float order differs from the baseline by
  * about 5e-7 of the scale.
  * Must first fail the fast stage.
- * EMULATION: skipped skipped: tensor-core WMMA is not emulated, so the
- * grader says it needs a GPU.
+ * EMULATION: skipped skipped: the emulation has WMMA with half inputs only,
+ * not tf32, so the grader says it needs a GPU.
  * REPORT-SAYS: so close an answer is lower precision, not a bug in the indexing
  *
  * BUILDS-ON: the reference (tests/fixtures.sh)
