@@ -158,6 +158,10 @@ typedef struct {
     /* Part of the path of its headers ("/cub/"): including one rejects the
      * file whatever its symbols are called. */
     const char *header;
+    /* Optional: why, for the message; NULL: writing that part yourself is
+     * the lesson. (A call the lab's contract rules out is listed here too:
+     * lab 12's cudaDeviceSynchronize.) */
+    const char *why;
 } lab_forbidden;
 
 typedef struct lab_spec {

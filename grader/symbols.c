@@ -247,9 +247,9 @@ sym_verdict sym_check_object(const char *object, const char *scratch,
     sym_verdict verdict = SYM_OK;
     if (library < n_forbidden) {
         verdict = SYM_REJECTED;
-        snprintf(why, size, "your file uses %s (%s): this lab forbids it, because writing "
-                 "that part yourself is the lesson", spec->forbidden[library].library,
-                 library_symbol);
+        const lab_forbidden *f = &spec->forbidden[library];
+        snprintf(why, size, "your file uses %s (%s): this lab forbids it, because %s", f->library,
+                 library_symbol, f->why ? f->why : "writing that part yourself is the lesson");
     } else if (other[0]) {
         verdict = SYM_REJECTED;
         snprintf(why, size, "%s", other);

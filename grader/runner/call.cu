@@ -21,6 +21,46 @@ double runner_now_ms(void)
     return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
 }
 
+#ifndef CUDA_EMU
+/* The gate, for a checked call with outputs in pinned host memory (lab 12).
+ *
+ * Such a call may queue its work on streams of its own, and the grader
+ * reads its outputs the moment the stream it was given is done
+ * (buffers_snapshot): work left on a stream the call never joined to that
+ * stream shows as outputs written later. On a quick GPU that work has
+ * often finished anyway by the time the call returns, and the bug would
+ * go unseen. So before the call the gate fills every SM of the GPU with
+ * blocks that wait (all of each SM's thread slots, on the stream of the
+ * highest priority), and no kernel the call queues can start until the
+ * call has returned and GATE_AFTER_NS more have passed: long enough for
+ * the grader to see its stream done and read the outputs when nothing was
+ * joined. Work that was joined is merely that much later. A call that
+ * waits for its own work inside (a stream or device synchronisation)
+ * waits for the gate too, which gives up after GATE_MOST_NS. */
+enum { GATE_THREADS = 1024 };
+static const unsigned long long GATE_AFTER_NS = 5000000, GATE_MOST_NS = 50000000;
+
+__device__ static unsigned long long gate_clock(void)
+{
+    unsigned long long ns;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(ns));
+    return ns;
+}
+
+__global__ static void gate(const volatile unsigned *returned, unsigned number)
+{
+    if (threadIdx.x == 0) {
+        unsigned long long start = gate_clock(), seen = 0;
+        for (;;) {
+            unsigned long long now = gate_clock();
+            if (!seen && *returned == number) seen = now;
+            if ((seen && now - seen >= GATE_AFTER_NS) || now - start >= GATE_MOST_NS) break;
+        }
+    }
+    __syncthreads();
+}
+#endif
+
 void call_env_open(call_env *env, cudaStream_t stream)
 {
     memset(env, 0, sizeof *env);
@@ -37,6 +77,16 @@ void call_env_open(call_env *env, cudaStream_t stream)
     if (cudaMallocAsync(&pooled, 1 << 20, stream) == cudaSuccess) cudaFreeAsync(pooled, stream);
     cudaGetLastError();
     RUNNER_CHECK(cudaStreamSynchronize(stream));
+    /* The gate (above): the highest priority, so that its blocks take the
+     * SMs before any kernel the call queues on a stream of its own. */
+    int least = 0, greatest = 0, sms = 0, threads = 0;
+    RUNNER_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    RUNNER_CHECK(cudaStreamCreateWithPriority(&env->gate_stream, cudaStreamNonBlocking, greatest));
+    RUNNER_CHECK(cudaHostAlloc((void **)&env->returned, sizeof *env->returned, cudaHostAllocMapped));
+    *env->returned = 0;
+    RUNNER_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    RUNNER_CHECK(cudaDeviceGetAttribute(&threads, cudaDevAttrMaxThreadsPerMultiProcessor, 0));
+    env->gate_blocks = sms * (threads / GATE_THREADS);
 #endif
     RUNNER_CHECK(cudaEventCreate(&env->start));
     RUNNER_CHECK(cudaEventCreate(&env->stop));
@@ -56,6 +106,10 @@ void call_env_close(call_env *env)
     cudaEventDestroy(env->start);
     cudaEventDestroy(env->stop);
     cudaFree(env->flush);
+#ifndef CUDA_EMU
+    cudaStreamDestroy(env->gate_stream);
+    cudaFreeHost(env->returned);
+#endif
 }
 
 /* Holding back the legacy default stream.
@@ -203,9 +257,16 @@ static void prepared_on_fence(call_env *env, const buffer_set *poison, lab_call_
 #ifndef CUDA_EMU
     RUNNER_CHECK(cudaMemsetAsync(env->flush, number & 0xff, env->flush_bytes, env->stream));
     hold_default_stream_for(number);
+    if (env->snapshot) {
+        gate<<<env->gate_blocks, GATE_THREADS, 0, env->gate_stream>>>(env->returned, number);
+        RUNNER_CHECK(cudaGetLastError());
+    }
 #endif
     RUNNER_CHECK(cudaEventRecord(env->start, env->stream));
     out->entry = (cudaError_t)fn(ptr, dims, (void *)env->stream);
+#ifndef CUDA_EMU
+    if (env->snapshot) __atomic_store_n(env->returned, number, __ATOMIC_RELEASE);
+#endif
     /* Not checked: after a faulting kernel this returns the fault, which
      * the caller reports as the call's. */
     cudaError_t stop = cudaEventRecord(env->stop, env->stream);

@@ -123,6 +123,12 @@ typedef struct {
     /* Set by call_and_report for one call: its pinned host outputs are
      * read the moment the call's stream is done (buffers_snapshot). */
     buffer_set *snapshot;
+    /* The gate that keeps every SM busy while such a call is queued
+     * (call.cu): its stream, and the number of the last call that
+     * returned, in mapped host memory the gate reads. */
+    cudaStream_t gate_stream;
+    unsigned *returned;
+    int gate_blocks;
 } call_env;
 
 typedef struct {
