@@ -4,7 +4,7 @@
 #include "check.h"
 #include "symbols.h"
 
-static const lab_forbidden NO_CUB[4] = {{"cub::", "CUB", "/cub/"}, {"cublas", "cuBLAS", "/cublas"}};
+static const lab_forbidden NO_CUB[4] = {{"cub::", "CUB", "/cub/", NULL}, {"cublas", "cuBLAS", "/cublas", NULL}};
 
 static int allowed(char type, const char *name)
 {

@@ -155,8 +155,7 @@ const lab_spec LAB_12_STREAMS = {
         /* Measured on the H100 (tests/calibrate.sh 12 and make ladder LAB=12,
          * 2^26 floats, f of 1024 steps): the bound is the kernel, 5.20 ms
          * (copy in 4.91, copy out 4.88); the reference 85.8% of it and
-         * 2.49-2.51x in two gradings (83.4% and 2.42x while the e2e part ran
-         * beside other gradings); zero-copy 81.5% and 2.35x; two streams
+         * 2.49-2.51x in two gradings; zero-copy 81.5% and 2.35x; two streams
          * 64.3% and 1.85x; blocking streams 47.0% and 1.35x; the serial
          * baseline as a submission 37.6% and 1.09x. The bars sit between
          * two streams, which must fail, and the reference: 75% of the

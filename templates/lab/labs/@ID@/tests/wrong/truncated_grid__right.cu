@@ -3,6 +3,7 @@
  * Must first fail the right stage: every size of work is a multiple of
  * 256, and right's are not.
  * REPORT-SAYS: the grid must cover all n elements
+ * SMALLEST: it drops only a partial block after a whole one of 256, so more than 256 elements
  */
 #include <cuda_runtime.h>
 
