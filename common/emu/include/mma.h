@@ -79,6 +79,14 @@ inline void check_access(const void *p, unsigned ldm, unsigned elem, const char 
                line);
 }
 inline unsigned lane() { return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) % 32; }
+/* Where element i of this lane's accumulator fragment lives in a 16 x 16
+ * tile with leading dimension ldm: lane l holds row l / 2, columns
+ * (l % 2) * 8 to (l % 2) * 8 + 7 (the emulation's own mapping). */
+inline size_t accumulator_offset(unsigned i, unsigned ldm, layout_t layout)
+{
+    unsigned l = lane(), r = l / 2, c = (l % 2) * 8 + i;
+    return layout == mem_row_major ? (size_t)r * ldm + c : (size_t)c * ldm + r;
+}
 
 /* One block of the tensor core's sum: acc and up to four exact products,
  * aligned to the largest, truncated to 24 bits below its leading bit,
@@ -167,11 +175,7 @@ inline void load_matrix_sync(accumulator_fragment<T> &f, const T *p, unsigned ld
 {
     detail::sync_lanes(file, line);
     detail::check_access(p, ldm, sizeof(T), file, line);
-    unsigned l = detail::lane(), r = l / 2;
-    for (unsigned i = 0; i < 8; i++) {
-        unsigned c = (l % 2) * 8 + i;
-        f.x[i] = layout == mem_row_major ? p[(size_t)r * ldm + c] : p[(size_t)c * ldm + r];
-    }
+    for (unsigned i = 0; i < 8; i++) f.x[i] = p[detail::accumulator_offset(i, ldm, layout)];
 }
 
 template <class T>
@@ -180,12 +184,7 @@ inline void store_matrix_sync(T *p, const accumulator_fragment<T> &f, unsigned l
 {
     detail::sync_lanes(file, line);
     detail::check_access(p, ldm, sizeof(T), file, line);
-    unsigned l = detail::lane(), r = l / 2;
-    for (unsigned i = 0; i < 8; i++) {
-        unsigned c = (l % 2) * 8 + i;
-        if (layout == mem_row_major) p[(size_t)r * ldm + c] = f.x[i];
-        else p[(size_t)c * ldm + r] = f.x[i];
-    }
+    for (unsigned i = 0; i < 8; i++) p[detail::accumulator_offset(i, ldm, layout)] = f.x[i];
 }
 
 /* d = a b + c; d may be c. */
