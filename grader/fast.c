@@ -103,12 +103,11 @@ static void figures(const grade_ctx *g, const proto_call *timed,
     f->gflops = spec->fast.flops ? spec->fast.flops(timed->c.dims) / (f->submission_ms * 1e6)
                                  : NAN;
     f->n_parts = t->n_parts;
-    f->bound_ms = NAN;
     for (int p = 0; p < t->n_parts; p++) {
         f->parts_ms[p] = med[t->first_part + p];
         snprintf(f->part_names[p], PROTO_NAME_LEN, "%s", t->item_names[t->first_part + p]);
-        if (!(f->bound_ms >= f->parts_ms[p])) f->bound_ms = f->parts_ms[p];
     }
+    f->bound_ms = stats_slowest(f->parts_ms, (size_t)f->n_parts);
     f->roofline = spec->fast.roof == ROOF_VENDOR ? f->vendor_ms / f->submission_ms
                   : spec->fast.roof == ROOF_COPY ? f->gbps / f->copy_gbps
                   : spec->fast.roof == ROOF_PARTS ? f->bound_ms / f->submission_ms

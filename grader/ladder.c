@@ -28,7 +28,7 @@ typedef struct {
 
 static void write_json(const char *path, const grade_ctx *g, const proto_call *timed,
                        const char *where, const rung_row *rows, int n, double copy_gbps,
-                       const proto_timing *t, const double *samples)
+                       const proto_timing *t, const double *parts_ms)
 {
     FILE *f = fopen(path, "w");
     if (!f) { fprintf(stderr, "grade: cannot write %s\n", path); return; }
@@ -60,13 +60,12 @@ static void write_json(const char *path, const grade_ctx *g, const proto_call *t
             t->converged ? "true" : "false");
     json_number(f, copy_gbps);
     if (t->n_parts > 0) { /* ROOF_PARTS: each part's median; the roof is the slowest */
-        size_t rounds = (size_t)t->n_rounds;
         fputs(", \"parts\": [", f);
         for (int p = 0; p < t->n_parts; p++) {
             fputs(p ? ", {\"part\": " : "{\"part\": ", f);
             json_string(f, t->item_names[t->first_part + p]);
             fputs(", \"ms\": ", f);
-            json_number(f, stats_median(samples + (size_t)(t->first_part + p) * rounds, rounds));
+            json_number(f, parts_ms[p]);
             fputc('}', f);
         }
         fputc(']', f);
@@ -145,11 +144,10 @@ int run_ladder_report(const grade_ctx *g, const char *results, int quick)
     /* The rungs, then the copy, then the lab's parts (ROOF_PARTS) if any. */
     int n = (t->n_parts > 0 ? t->first_part : t->n_items) - 1;
     size_t rounds = (size_t)t->n_rounds;
-    double bound_ms = NAN;
-    for (int p = 0; p < t->n_parts; p++) {
-        double ms = stats_median(rsp.samples + (size_t)(t->first_part + p) * rounds, rounds);
-        if (!(bound_ms >= ms)) bound_ms = ms;
-    }
+    double parts_ms[PROTO_MAX_ITEMS];
+    for (int p = 0; p < t->n_parts; p++)
+        parts_ms[p] = stats_median(rsp.samples + (size_t)(t->first_part + p) * rounds, rounds);
+    double bound_ms = stats_slowest(parts_ms, (size_t)t->n_parts);
     double copy_ms = stats_median(rsp.samples + (size_t)n * rounds, rounds);
     double copy_gbps = t->copy_bytes / (copy_ms * 1e6);
     double bytes = spec->fast.bytes(calls[0].c.dims);
@@ -186,8 +184,7 @@ int run_ladder_report(const grade_ctx *g, const char *results, int quick)
     if (by_parts) {
         printf("the bound, each part timed alone: max(");
         for (int p = 0; p < t->n_parts; p++)
-            printf("%s%s %.4f ms", p ? ", " : "", t->item_names[t->first_part + p],
-                   stats_median(rsp.samples + (size_t)(t->first_part + p) * rounds, rounds));
+            printf("%s%s %.4f ms", p ? ", " : "", t->item_names[t->first_part + p], parts_ms[p]);
         printf(") = %.4f ms\n", bound_ms);
     }
     char head[40] = "";
@@ -215,7 +212,7 @@ int run_ladder_report(const grade_ctx *g, const char *results, int quick)
         printf("the ladder's kernels, as the compiler reports them:\n%s", sb_str(&kernels));
         sb_free(&kernels);
     }
-    if (results) write_json(results, g, &calls[0], where, rows, n, copy_gbps, t, rsp.samples);
+    if (results) write_json(results, g, &calls[0], where, rows, n, copy_gbps, t, parts_ms);
     response_free(&rsp);
     return all_right ? 0 : 1;
 }

@@ -24,6 +24,13 @@ double stats_median(const double *x, size_t n)
     return m;
 }
 
+double stats_slowest(const double *x, size_t n)
+{
+    double slowest = NAN;
+    for (size_t i = 0; i < n; i++) slowest = fmax(slowest, x[i]);
+    return slowest;
+}
+
 double stats_mad(const double *x, size_t n)
 {
     if (n == 0) return NAN;

@@ -16,6 +16,11 @@ extern "C" {
 /* Median of x[0..n); x is not modified. Returns NaN for n == 0. */
 double stats_median(const double *x, size_t n);
 
+/* The largest of x[0..n) (NaN elements left out); NaN for n == 0. The
+ * bound of a lab measured against several parts of its work (ROOF_PARTS)
+ * is the slowest part's median. */
+double stats_slowest(const double *x, size_t n);
+
 /* Median absolute deviation from the median. */
 double stats_mad(const double *x, size_t n);
 

@@ -140,14 +140,6 @@ static double peak_flops(lab_peak kind)
     return (double)sms * khz * 1e3 * per_clock;
 }
 
-/* ROOF_PARTS: the median of the slowest of the lab's parts. */
-static double slowest_part(const double *med, int first, int n)
-{
-    double slowest = 0;
-    for (int i = first; i < first + n; i++) slowest = fmax(slowest, med[i]);
-    return slowest;
-}
-
 /* The fast stage's verdict, once it cannot change (fast_rules.h): after
  * `rounds` rounds of baseline, submission, copy [, vendor], a failure by a
  * wide margin, or DECIDED_NOT. Only ever a failure: a submission that may
@@ -183,7 +175,7 @@ static proto_decided decided(const timing_env *env, const double *const *series,
                   : spec->fast.roof == ROOF_COPY                   ? gbps / copy_gbps
                   : spec->fast.roof == ROOF_VENDOR && n_items > 3 ? med[3] / mine
                   : spec->fast.roof == ROOF_PARTS && env->n_parts > 0
-                      ? slowest_part(med, env->first_part, env->n_parts) / mine
+                      ? stats_slowest(med + env->first_part, (size_t)env->n_parts) / mine
                       : INFINITY;
     double min_speedup = second ? spec->fast.second.min_speedup : spec->fast.min_speedup;
     if (speedup * margin < min_speedup ||

@@ -13,6 +13,14 @@ static void median_of_odd_and_even(void)
     CHECK(odd[0] == 5); /* the input is left alone */
 }
 
+static void slowest_leaves_nan_out(void)
+{
+    double x[4] = {2, NAN, 5, 3};
+    CHECK(stats_slowest(x, 4) == 5);
+    CHECK(stats_slowest(x, 1) == 2);
+    CHECK(isnan(stats_slowest(x, 0)));
+}
+
 static void mad_ignores_one_outlier(void)
 {
     double x[7] = {10, 10, 10, 11, 9, 10, 1000};
@@ -43,7 +51,7 @@ static void converges_only_with_enough_quiet_samples(void)
 }
 
 const unit_test stats_tests[] = {
-    TEST(median_of_odd_and_even), TEST(mad_ignores_one_outlier),
+    TEST(median_of_odd_and_even), TEST(slowest_leaves_nan_out), TEST(mad_ignores_one_outlier),
     TEST(rse_shrinks_with_more_samples), TEST(converges_only_with_enough_quiet_samples),
 };
 const int stats_tests_count = sizeof stats_tests / sizeof stats_tests[0];
