@@ -329,10 +329,34 @@ static int first_failing(const grade_ctx *g, const calls_run *failed, const prot
     return found;
 }
 
-static int by_elements(const lab_spec *spec, const proto_call *a, const proto_call *b)
+/* The product of a case's sizes (the lab's shrink_dims). */
+static int64_t case_volume(const lab_spec *spec, const lab_case *c)
 {
-    int64_t x = case_elements(spec, &a->c), y = case_elements(spec, &b->c);
-    return (x > y) - (x < y);
+    int64_t volume = 1;
+    for (int d = 0; d < spec->n_dims; d++)
+        if (spec->shrink_dims & (1u << d)) volume *= c->dims[d];
+    return volume;
+}
+
+/* Whether case a is larger than case b: more elements in its largest
+ * buffer, or as many and a larger product of sizes (lab 11's filter gives
+ * many cases one element count; the smaller image is the smaller case). */
+static int larger_case(const lab_spec *spec, const lab_case *a, const lab_case *b)
+{
+    int64_t x = case_elements(spec, a), y = case_elements(spec, b);
+    return x != y ? x > y : case_volume(spec, a) > case_volume(spec, b);
+}
+
+/* A few cases, smallest first (an insertion sort, stable). The staircase,
+ * whose every step shrinks a size, comes out reversed. */
+static void smallest_first(const lab_spec *spec, proto_call *list, int n)
+{
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && larger_case(spec, &list[j - 1].c, &list[j].c); j--) {
+            proto_call t = list[j];
+            list[j] = list[j - 1];
+            list[j - 1] = t;
+        }
 }
 
 /* The smallest failing case. A call that failed (a wrong answer, a stray
@@ -362,8 +386,8 @@ static void show_smallest_failure(const grade_ctx *g, const calls_run *failed, s
     if (!spec->shrink_dims) return;
     proto_call list[LAB_MAX_CASES];
     int n = 0;
-    /* The staircase, largest first; where it would need more calls than a
-     * run takes, every size is halved at each step. */
+    /* The staircase; where it would need more calls than a run takes,
+     * every size is halved at each step. */
     int steps = 0;
     for (int d = 0; d < spec->n_dims; d++)
         if (spec->shrink_dims & (1u << d))
@@ -381,11 +405,7 @@ static void show_smallest_failure(const grade_ctx *g, const calls_run *failed, s
         }
         if (changed) list[n++] = c;
     }
-    for (int i = 0; i < n / 2; i++) { /* smallest first */
-        proto_call t = list[i];
-        list[i] = list[n - 1 - i];
-        list[n - 1 - i] = t;
-    }
+    smallest_first(spec, list, n);
     stage_result shown = {0};
     int found = n ? first_failing(g, failed, list, n, st, &shown) : -1;
     proto_call best = found >= 0 ? list[found] : failed->calls[failed->failed_call];
@@ -397,12 +417,7 @@ static void show_smallest_failure(const grade_ctx *g, const calls_run *failed, s
                     list[n] = best;
                     list[n++].c.dims[d] = v;
                 }
-        for (int i = 1; i < n; i++) /* smallest first: insertion sort of a few */
-            for (int j = i; j > 0 && by_elements(spec, &list[j - 1], &list[j]) > 0; j--) {
-                proto_call t = list[j];
-                list[j] = list[j - 1];
-                list[j - 1] = t;
-            }
+        smallest_first(spec, list, n);
         int narrower = n ? first_failing(g, failed, list, n, st, &shown) : -1;
         if (narrower < 0) break;
         best = list[narrower];
