@@ -8,7 +8,6 @@
  * wrong), and compute-sanitizer racecheck would report the
  * write-after-read hazard anyway.
  * Must first fail the work stage.
- * SMALLEST: the race needs two tiles along k (k >= 32) and a block of threads sharing them
  */
 #include <cuda_runtime.h>
 

@@ -3,7 +3,6 @@
  * reads rows of the tile that other warps have not stored yet (the stage
  * of two tiles back, or nothing at all on the first).
  * Must first fail the work stage.
- * SMALLEST: the race needs two tiles along k (k >= 32) read by the block's warps: 16 x 32 halves of A and 32 x 16 of B at the least
  * BUILDS-ON: the reference
  * EDIT: /^            __syncthreads();$/d
  */
