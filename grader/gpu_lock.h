@@ -8,6 +8,10 @@
  * while it uses it: shared to check, exclusive to time (the fast stage, a
  * ladder). A class batch or `make test` can then run several gradings at
  * once on one GPU: their builds and checks overlap, their timings never do.
+ * Checks hold it only while their runs go (the probe; work's and right's
+ * runs side by side; each run that looks for a smaller failing case), so
+ * a grading that waits to time waits for runs, never for judging on the
+ * CPU.
  *
  * A grading that wants the GPU to itself is served before checks that ask
  * after it (every taker passes a gate that it holds while it waits), so a

@@ -488,8 +488,8 @@ int main(int argc, char **argv)
         return finish(&o, &g, st, EXIT_NO_GPU);
     }
 
-    gpu_lock gpu;
     if (o.ladder) {
+        gpu_lock gpu;
         gpu_lock_wait(o.objects_dir, GPU_EXCLUSIVE, &gpu);
         int code = run_ladder_report(&g, o.results, o.quick);
         gpu_lock_release(&gpu);
@@ -512,12 +512,9 @@ int main(int argc, char **argv)
             needed_gpu = 1;
         } else {
             if (i == STAGE_WORK) { /* right's runs go with work's: judged here too */
-                /* Checks share the GPU with other gradings (fast.c takes
-                 * it alone for the timing). */
-                double waited = g.emulated ? 0 : gpu_lock_wait(o.objects_dir, GPU_SHARED, &gpu);
+                /* Checks share the GPU with other gradings, run by run
+                 * (stages.c); fast.c takes it alone for the timing. */
                 stages_work_and_right(&g, &st[STAGE_WORK], &st[STAGE_RIGHT], last >= STAGE_RIGHT);
-                if (!g.emulated) gpu_lock_release(&gpu);
-                report_add_wait(&st[STAGE_WORK], waited);
             } else if (i == STAGE_FAST) {
                 step = iso_now_s();
                 stage_fast(&g, &fast, &st[i]);

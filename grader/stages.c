@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "gpu_lock.h"
 #include "grade.h"
 #include "isolate.h"
 #include "judge.h"
@@ -256,11 +257,25 @@ static int judge_run(const grade_ctx *g, calls_run *r, const iso_result *ir,
     return ok;
 }
 
+/* The GPU, shared with other gradings' checks (gpu_lock.h), held only
+ * while runs go: a grading waiting to time it waits for runs to end, not
+ * for the CPU's judging or for the next smaller case to be chosen. No lock
+ * in the emulation. */
+static void share_gpu(const grade_ctx *g, gpu_lock *l, stage_result *st)
+{
+    l->fd = -1;
+    if (g->emulated || !g->gpu_lock_dir) return;
+    double waited = gpu_lock_wait(g->gpu_lock_dir, GPU_SHARED, l);
+    if (waited >= 0.05) report_add_time(st, "waited", waited); /* within the stage's seconds */
+}
+
 /* Start every run, then judge them in order as each ends (runs[i] for
  * the stage st[i]); the first that fails stops the rest, whose verdicts
  * would not be read. Returns how many passed, from the first. */
 static int run_all(const grade_ctx *g, calls_run *runs, int n, stage_result *const *st)
 {
+    gpu_lock gpu;
+    share_gpu(g, &gpu, st[0]);
     iso_job jobs[8];
     int started = 0;
     while (started < n && started < 8 && start_run(g, &runs[started], &jobs[started], st[started]))
@@ -274,6 +289,7 @@ static int run_all(const grade_ctx *g, calls_run *runs, int n, stage_result *con
         passed++;
     }
     iso_cancel(jobs, started);
+    gpu_lock_release(&gpu);
     return passed;
 }
 
@@ -301,11 +317,15 @@ static int first_failing(const grade_ctx *g, const calls_run *failed, const prot
     stage_result scratch = {0};
     iso_job job;
     int found = -1;
+    gpu_lock gpu;
+    share_gpu(g, &gpu, st);
     if (!start_run(g, &r, &job, &scratch)) {
+        gpu_lock_release(&gpu);
         sb_free(&scratch.details);
         return -1;
     }
     iso_wait(&job, 1, 0);
+    gpu_lock_release(&gpu);
     report_add_time(st, "smaller", job.result.wall_s);
     response rsp;
     response_read(r.rsp, g->spec, calls, n, 0, &rsp);
