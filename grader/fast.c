@@ -28,10 +28,6 @@
 #include "stages.h"
 #include "stats.h"
 
-/* No kernel does more FP32 arithmetic per second than every lane of every
- * SM at the rated clock; the margin covers a clock boosted past it. */
-static const double PEAK_FLOPS_SLACK = 1.05;
-
 /* How far a timed float output may stray from the baseline's answer on the
  * same inputs: |got - expected| <= agreement * (|expected| + rms of the
  * baseline's output). Both are right to within the lab's tolerance, so
@@ -55,6 +51,13 @@ const char *rate_unit(const lab_spec *spec)
 /* How the sampling ended, for the report. */
 static const char *sampling(const fast_figures *f)
 {
+    static char sure[200];
+    if (f->decided == DECIDED_PASS && !f->converged) {
+        snprintf(sure, sizeof sure, "stopped early: every median within %.0f%% and every rule "
+                                    "met with %.0f%% to spare, more samples could not change the "
+                                    "verdict", 100 * FAST_SURE_RSE, 100 * (FAST_SURE_MARGIN - 1));
+        return sure;
+    }
     if (f->converged) return "converged (each median within 0.5%)";
     switch (f->decided) {
     case DECIDED_FAR_BELOW:
@@ -63,6 +66,7 @@ static const char *sampling(const fast_figures *f)
         return "stopped early: far beyond what the GPU can do";
     case DECIDED_STRAGGLE:
         return "stopped early: work kept running far longer than allowed after the timed stream";
+
     default:
         return "NOT converged: the GPU may be busy or throttling";
     }
@@ -97,6 +101,9 @@ static void figures(const grade_ctx *g, const proto_call *timed,
     f->samples = t->n_rounds;
     f->converged = t->converged;
     f->decided = t->decided;
+    const double *series[PROTO_MAX_ITEMS];
+    for (int i = 0; i < t->n_items; i++) series[i] = rsp->samples + i * n;
+    f->sure_precise = stats_converged(series, t->n_items, n, 1, FAST_SURE_RSE);
     f->speedup = f->baseline_ms / f->submission_ms;
     f->gbps = spec->fast.bytes(timed->c.dims) / (f->submission_ms * 1e6);
     f->copy_gbps = t->copy_bytes / (f->copy_ms * 1e6);
@@ -145,6 +152,7 @@ int fast_start(const grade_ctx *g, fast_runner *r)
     proto_request req;
     request_init(&req, g, MODE_TIMING, TIMING_CALLS);
     req.agreement = timed_agreement(spec);
+    r->min_rounds = req.min_rounds;
     r->max_rounds = req.max_rounds;
     if (write_request(r->req_path, &req, r->calls) != 0) return -1;
     char *argv[] = {(char *)g->runner, r->req_path, r->rsp_path, NULL};
@@ -446,7 +454,7 @@ static int physically_impossible(const lab_spec *spec, const fast_figures *f,
         return impossible(st, what);
     }
     if (spec->fast.flops && !spec->fast.rate_unit && peak_flops > 0 &&
-        f->gflops * 1e9 > PEAK_FLOPS_SLACK * peak_flops) {
+        f->gflops * 1e9 > FAST_PEAK_FLOPS_SLACK * peak_flops) {
         snprintf(what, sizeof what, "%.0f GFLOP/s, while this GPU's %s peak is %.0f GFLOP/s",
                  f->gflops, lab_peak_name(spec->fast.peak), peak_flops / 1e9);
         return impossible(st, what);
@@ -507,6 +515,33 @@ static int straggled(const fast_figures *f, stage_result *st)
     return 1;
 }
 
+/* Whether a timing that stopped on a sure pass (fast_rules.h) shows one in
+ * the samples the grader was sent: the request's rounds at least, every
+ * median that precise, every rule met with the margin. A runner that
+ * claims more was not the grader's own. */
+static int sure_pass_shown(const lab_spec *spec, const fast_figures *f, double speedup_bar,
+                           double roof_bar, double peak_flops)
+{
+    double of_peak = spec->fast.flops && !spec->fast.rate_unit && peak_flops > 0
+                         ? f->gflops * 1e9 / peak_flops
+                         : 0;
+    return f->samples >= f->min_rounds && f->sure_precise &&
+           fast_headroom(f->speedup, speedup_bar, spec->fast.max_speedup, f->roofline, roof_bar,
+                         f->gbps / f->copy_gbps, of_peak, f->straggle_ms,
+                         f->submission_ms) >= FAST_SURE_MARGIN;
+}
+
+/* A verdict the runner's early stop contradicts: it stopped on a failure
+ * the figures do not show, or on a sure pass they do not show. */
+static int stop_contradicts(const lab_spec *spec, const fast_figures *f, int passes,
+                            double speedup_bar, double roof_bar, double peak_flops)
+{
+    if (f->decided == DECIDED_NOT) return 0;
+    if (f->decided == DECIDED_PASS)
+        return !passes || !sure_pass_shown(spec, f, speedup_bar, roof_bar, peak_flops);
+    return passes;
+}
+
 /* The spec's second size, once the first has passed: timed and checked
  * the same way, judged on its speedup alone (its figures are a line of
  * the details; a failure there fails the stage). */
@@ -528,6 +563,7 @@ static void second_size(const grade_ctx *g, stage_result *st)
     memset(&f, 0, sizeof f);
     if (ok) {
         figures(g, &r.calls[0], &rsp, &f);
+        f.min_rounds = r.min_rounds;
         double peak_flops = rsp.timing.peak_flops;
         response_free(&rsp);
         ok = !straggled(&f, &at) && !physically_impossible(spec, &f, peak_flops, &at);
@@ -544,10 +580,11 @@ static void second_size(const grade_ctx *g, stage_result *st)
             at.status = f.speedup >= spec->fast.second.min_speedup ? ST_PASS : ST_FAIL;
             snprintf(at.summary, sizeof at.summary, "%s, %.2fx over the baseline (needs >= %.3gx)",
                      rate, f.speedup, spec->fast.second.min_speedup);
-            if (at.status == ST_PASS && f.decided != DECIDED_NOT) { /* not the runner's own */
+            if (stop_contradicts(spec, &f, at.status == ST_PASS, spec->fast.second.min_speedup,
+                                 0, peak_flops)) { /* not the runner's own */
                 at.status = ST_ERROR;
                 snprintf(at.summary, sizeof at.summary,
-                         "the timing stopped early for a failure its figures do not show");
+                         "the timing stopped early for a verdict its figures do not show");
             }
         }
     }
@@ -580,6 +617,7 @@ void stage_fast(const grade_ctx *g, fast_runner *r, stage_result *st)
 
     fast_figures *f = &st->fast;
     figures(g, &calls[0], &rsp, f);
+    f->min_rounds = r->min_rounds;
     st->has_fast = 1;
     double peak_flops = rsp.timing.peak_flops;
     f->timed_checked = rsp.timing.check.rounds_checked;
@@ -664,10 +702,12 @@ void stage_fast(const grade_ctx *g, fast_runner *r, stage_result *st)
         sb_printf(&st->details, "hint: %s\n",
                   hint_or(spec->hints.too_slow, "profile it (see the lab README) "
                                                 "and compare with the solution ladder"));
-    if (fast_enough && f->decided != DECIDED_NOT) { /* the runner's record was not its own */
+    if (stop_contradicts(spec, f, fast_enough, spec->fast.min_speedup,
+                         gated_roof ? spec->fast.min_roofline : 0, peak_flops)) {
+        /* the runner's record was not its own */
         st->status = ST_ERROR;
         snprintf(st->summary, sizeof st->summary,
-                 "the timing stopped early for a failure its figures do not show");
+                 "the timing stopped early for a verdict its figures do not show");
         return;
     }
     check_resources(g, st);

@@ -17,7 +17,7 @@ typedef struct {
     iso_job job;
     proto_call calls[TIMING_CALLS];
     judge_ahead *ahead[TIMING_CALLS]; /* the re-checks' answers, computed meanwhile */
-    int max_rounds;
+    int min_rounds, max_rounds; /* the request's */
     char req_path[512], rsp_path[512], log_path[512];
 } fast_runner;
 

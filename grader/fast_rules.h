@@ -67,13 +67,48 @@ static inline double fast_straggle_allowed_ms(double call_ms)
     return fmax(FAST_STRAGGLE_MIN_MS, 0.5 * call_ms);
 }
 
+/* No kernel does more arithmetic per second than every lane of every SM
+ * at the rated clock; the margin covers a clock boosted past it. */
+#define FAST_PEAK_FLOPS_SLACK 1.05
+
 /* Stopping early. Sampling goes on until every median is precise (the
  * stopping rule in stats.h) unless, after at least FAST_DECIDE_ROUNDS
  * rounds, the verdict is a failure whatever more samples could show: a
  * timed call was wrong, or the medians miss a bar (or pass a physical
- * limit, or straggle) by FAST_DECIDE_MARGIN times. A submission that may
- * pass is always sampled in full. */
+ * limit, or straggle) by FAST_DECIDE_MARGIN times. */
 #define FAST_DECIDE_ROUNDS 3
 #define FAST_DECIDE_MARGIN 3.0
+
+/* Or a pass that more samples cannot undo: after the request's minimum of
+ * rounds, every timed call right, every median within FAST_SURE_RSE
+ * (relative standard error) and every rule met with FAST_SURE_MARGIN to
+ * spare (fast_headroom). A 2% error on each median puts a ratio of two
+ * within about 3%: a margin of 12.5% is four of those. A reference at 96%
+ * of copy (which a call may not outrun by more than FAST_PHYSICAL_SLACK:
+ * 14.6% to spare) then stops after ten rounds instead of sampling a
+ * baseline 500 times slower to 0.5%; a submission near a bar or a limit
+ * is sampled in full, as before. The grader checks the claim against the
+ * samples it was sent (fast.c). */
+#define FAST_SURE_RSE 0.02
+#define FAST_SURE_MARGIN 1.125
+
+/* How far a timing clears the rules a pass must meet: the smallest ratio,
+ * over the rules, of measured to needed (the speedup's bar, the roof's
+ * bar; roof_bar <= 0: none) or of allowed to measured (the copy's speed
+ * with its slack, the FLOP peak (of_peak 0: not checked), the lab's
+ * ceiling on the speedup (max_speedup 0: none), the straggle). 1 is on
+ * the line; below 1 fails. */
+static inline double fast_headroom(double speedup, double speedup_bar, double max_speedup,
+                                   double roof, double roof_bar, double of_copy, double of_peak,
+                                   double straggle_ms, double call_ms)
+{
+    double h = speedup / speedup_bar;
+    if (roof_bar > 0) h = fmin(h, roof / roof_bar);
+    if (of_copy > 0) h = fmin(h, FAST_PHYSICAL_SLACK / of_copy);
+    if (of_peak > 0) h = fmin(h, FAST_PEAK_FLOPS_SLACK / of_peak);
+    if (max_speedup > 0) h = fmin(h, max_speedup / speedup);
+    if (straggle_ms > 0) h = fmin(h, fast_straggle_allowed_ms(call_ms) / straggle_ms);
+    return h;
+}
 
 #endif

@@ -32,7 +32,9 @@ typedef struct {
     double straggle_ms; /* GPU busy after the grader's stream was done, beyond the trusted items */
     double harness_straggle_ms; /* the quickest trusted item's wait: the grader's own */
     int samples, converged;
-    int decided; /* proto_decided: sampling stopped early on a sure failure */
+    int decided; /* proto_decided: sampling stopped early on a sure verdict */
+    int min_rounds; /* the request's */
+    int sure_precise; /* every median within FAST_SURE_RSE (fast_rules.h) */
     /* Every timed call checked against the baseline: how many, and the
      * largest difference relative to the output's scale. */
     int timed_checked;

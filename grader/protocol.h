@@ -26,7 +26,7 @@ extern "C" {
 
 enum {
     PROTO_MAGIC = 0x4c414231u, /* "LAB1" */
-    PROTO_VERSION = 6, /* 6: late writes, timed parts; 5: samples sent as measured; 4: a timing may stop once decided */
+    PROTO_VERSION = 7, /* 7: a timing may stop on a sure pass; 6: late writes, timed parts; 5: samples sent as measured; 4: a timing may stop once decided */
     PROTO_NAME_LEN = 64
 };
 
@@ -193,6 +193,7 @@ typedef enum {
     DECIDED_FAR_BELOW,  /* far below a bar */
     DECIDED_IMPOSSIBLE, /* far beyond what the GPU can do */
     DECIDED_STRAGGLE,   /* work left running far longer than allowed */
+    DECIDED_PASS,       /* every rule met with room to spare (fast_rules.h) */
 } proto_decided;
 
 typedef struct {

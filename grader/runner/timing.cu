@@ -142,10 +142,10 @@ static double peak_flops(lab_peak kind)
 
 /* The fast stage's verdict, once it cannot change (fast_rules.h): after
  * `rounds` rounds of baseline, submission, copy [, vendor], a failure by a
- * wide margin, or DECIDED_NOT. Only ever a failure: a submission that may
- * pass is sampled in full. */
-static proto_decided decided(const timing_env *env, const double *const *series,
-                             const double *straggles, int max_rounds, int n_items, int rounds)
+ * wide margin, a sure pass, or DECIDED_NOT. */
+static proto_decided decided(const timing_env *env, const proto_request *req,
+                             const double *const *series, const double *straggles,
+                             int max_rounds, int n_items, int rounds)
 {
     if (rounds < FAST_DECIDE_ROUNDS) return DECIDED_NOT;
     if (verify_failed(env->check)) return DECIDED_WRONG;
@@ -178,9 +178,16 @@ static proto_decided decided(const timing_env *env, const double *const *series,
                       ? stats_slowest(med + env->first_part, (size_t)env->n_parts) / mine
                       : INFINITY;
     double min_speedup = second ? spec->fast.second.min_speedup : spec->fast.min_speedup;
-    if (speedup * margin < min_speedup ||
-        (spec->fast.roof != ROOF_NONE && roof * margin < spec->fast.min_roofline))
-        return DECIDED_FAR_BELOW;
+    double roof_bar = second || spec->fast.roof == ROOF_NONE ? 0 : spec->fast.min_roofline;
+    if (speedup * margin < min_speedup || roof * margin < roof_bar) return DECIDED_FAR_BELOW;
+    if (rounds < req->min_rounds ||
+        !stats_converged(series, n_items, (size_t)rounds, (size_t)req->min_rounds, FAST_SURE_RSE))
+        return DECIDED_NOT;
+    double peak = spec->fast.flops && !spec->fast.rate_unit ? peak_flops(spec->fast.peak) : 0;
+    double of_peak = peak > 0 ? spec->fast.flops(env->dims) / (mine * 1e-3) / peak : 0;
+    if (fast_headroom(speedup, min_speedup, spec->fast.max_speedup, roof, roof_bar,
+                      gbps / copy_gbps, of_peak, straggle[1] - harness, mine) >= FAST_SURE_MARGIN)
+        return DECIDED_PASS;
     return DECIDED_NOT;
 }
 
@@ -237,7 +244,7 @@ static void time_items(const proto_request *req, timing_env *env,
         converged = stats_converged(series, n_items, (size_t)rounds,
                                     (size_t)req->min_rounds, req->target_rse);
         if (env->check && !converged)
-            verdict = decided(env, series, straggles, max_rounds, n_items, rounds);
+            verdict = decided(env, req, series, straggles, max_rounds, n_items, rounds);
     }
     buffers_unspike(env->inputs, spiked);
 

@@ -194,8 +194,28 @@ static void a_copy_far_below_the_memory_peak_is_disturbed(void)
     CHECK(!fast_copy_disturbed(0.369e12, 0));
 }
 
+/* The headroom of a timing is its tightest rule: a reference at 96% of
+ * copy against a bar of 50% and 4.5x against 2x has 1.92 over the roof's
+ * bar but only 1.146 under the copy's limit (110%), still a sure pass; a
+ * ceiling, a copy outrun, a FLOP peak neared or a straggle each take it
+ * below the sure margin, and a bar missed below 1. */
+static void headroom_is_the_tightest_rule(void)
+{
+    double h = fast_headroom(4.5, 2, 0, 0.96, 0.5, 0.96, 0, 0, 0.5);
+    CHECK(fabs(h - FAST_PHYSICAL_SLACK / 0.96) < 1e-9 && h >= FAST_SURE_MARGIN);
+    CHECK(fabs(fast_headroom(4.5, 2, 0, 0.96, 0.5, 0.5, 0, 0, 0.5) - 1.92) < 1e-9);
+    CHECK(fast_headroom(4.5, 2, 5, 0.96, 0.5, 0.5, 0, 0, 0.5) < FAST_SURE_MARGIN);
+    CHECK(fast_headroom(4.5, 2, 0, 0.96, 0.5, 1.0, 0, 0, 0.5) < FAST_SURE_MARGIN);
+    CHECK(fast_headroom(4.5, 2, 0, 0.96, 0.5, 0.5, 0.95, 0, 0.5) < FAST_SURE_MARGIN);
+    CHECK(fast_headroom(4.5, 2, 0, 0.96, 0.5, 0.5, 0, 0.24, 0.5) < FAST_SURE_MARGIN);
+    CHECK(fast_headroom(4.5, 2, 0, 0.45, 0.5, 0.45, 0, 0, 0.5) < 1);
+    CHECK(fast_headroom(1.9, 2, 0, 0.96, 0.5, 0.96, 0, 0, 0.5) < 1);
+    /* No roof's bar (0): the speedup alone. */
+    CHECK(fabs(fast_headroom(3, 2, 0, NAN, 0, 0.1, 0, 0, 0.5) - 1.5) < 1e-9);
+}
+
 const unit_test compare_tests[] = {
-    TEST(a_copy_far_below_the_memory_peak_is_disturbed),
+    TEST(a_copy_far_below_the_memory_peak_is_disturbed), TEST(headroom_is_the_tightest_rule),
     TEST(exact_accepts_equal_values), TEST(exact_rejects_one_ulp),
     TEST(exact_tells_signed_zeros_apart), TEST(nan_never_passes_a_finite_reference),
     TEST(nan_where_expected_passes), TEST(a_number_where_nan_is_expected_fails),
