@@ -269,17 +269,30 @@ static void share_gpu(const grade_ctx *g, gpu_lock *l, stage_result *st)
     if (waited >= 0.05) report_add_time(st, "waited", waited); /* within the stage's seconds */
 }
 
-/* Start every run, then judge them in order as each ends (runs[i] for
- * the stage st[i]); the first that fails stops the rest, whose verdicts
- * would not be read. Returns how many passed, from the first. */
+/* Start runs up to `upto` (at most 8 in all), from `started`. */
+static int start_runs(const grade_ctx *g, calls_run *runs, int upto, iso_job *jobs,
+                      stage_result *const *st, int started)
+{
+    while (started < upto && started < 8 &&
+           start_run(g, &runs[started], &jobs[started], st[started]))
+        started++;
+    return started;
+}
+
+/* Judge the runs in order as each ends (runs[i] for the stage st[i]); the
+ * first that fails stops the rest, whose verdicts would not be read.
+ * Returns how many passed, from the first. The first two (work and right)
+ * start together, the others (the sanitizers) once the first has passed:
+ * the driver makes CUDA contexts one at a time (about 0.2 s each on an
+ * H100, however many processes ask at once), and most wrong submissions
+ * fail work, so a context for a sanitizer whose verdict would not be read
+ * is time taken from every grading on the GPU. */
 static int run_all(const grade_ctx *g, calls_run *runs, int n, stage_result *const *st)
 {
     gpu_lock gpu;
     share_gpu(g, &gpu, st[0]);
     iso_job jobs[8];
-    int started = 0;
-    while (started < n && started < 8 && start_run(g, &runs[started], &jobs[started], st[started]))
-        started++;
+    int started = start_runs(g, runs, n < 2 ? n : 2, jobs, st, 0);
     int passed = 0;
     for (int i = 0; i < started; i++) {
         iso_wait(jobs, started, i);
@@ -287,6 +300,7 @@ static int run_all(const grade_ctx *g, calls_run *runs, int n, stage_result *con
         runs[i].judged_s = iso_now_s();
         if (!ok) break;
         passed++;
+        if (i == 0 && started == 2) started = start_runs(g, runs, n, jobs, st, started);
     }
     iso_cancel(jobs, started);
     gpu_lock_release(&gpu);
@@ -482,9 +496,10 @@ void stages_work_and_right(const grade_ctx *g, stage_result *work, stage_result 
     make_calls(g, right_cases, 2, spec->misalign, right_calls);
     make_calls(g, &spec->sanitize, 3, spec->misalign, sanitize_calls);
 
-    /* work, right and each sanitizer side by side: a later run's verdict
-     * is read only once the earlier ones passed, so the result is the
-     * same as one after the other, and the first failure stops the rest. */
+    /* work, right and each sanitizer side by side (the sanitizers once
+     * work passed: run_all): a later run's verdict is read only once the
+     * earlier ones passed, so the result is the same as one after the
+     * other, and the first failure stops the rest. */
     calls_run runs[2 + 4];
     stage_result *judged_in[2 + 4];
     int n = 0;
