@@ -835,18 +835,20 @@ fast_says_tests() {
     done
 }
 
-# A lab's hints are tested: for the three every lab has (an output never
-# written, a wrong value, a changed input) and NaN or Inf in the wrong
-# place where the lab has that one, some file of labs/LAB/tests/wrong says on a
-# REPORT-SAYS line a part of that hint, which its report must then contain
-# (the emu and e2e parts check it). The other kinds are not all triggered
-# by a file yet.
+# A lab's hints are tested: for the four every lab has (an output never
+# written, a wrong value, a changed input, a refused launch) and NaN or Inf
+# in the wrong place where the lab has that one, some file of
+# labs/LAB/tests/wrong says on a REPORT-SAYS line a part of that hint, which
+# its report must then contain (the emu and e2e parts check it). The other
+# kinds are not all triggered by a file yet: a hang costs the stage's whole
+# time limit (lab 01's never_terminates shows the engine's path), and
+# writes beside an output are caught by the guards on a GPU only.
 hints_tests() {
     local dir lab info kind hint said_by f says
     for dir in labs/[0-9][0-9]-*/; do
         lab=$(basename "$dir")
         info=$("$BUILD/grade" --lab "$lab" --lab-info)
-        for kind in never_written wrong_value input_changed special_values; do
+        for kind in never_written wrong_value input_changed launch_error special_values; do
             hint=$(sed -n "s/^hint_$kind=//p" <<<"$info")
             # NaN and Inf have their own hint only where the lab's values
             # make them a lesson (labs 01 and 06 use the engine's).

@@ -4,6 +4,7 @@
  * cudaErrorLaunchOutOfResources ("too many resources requested for
  * launch"), for every metric. The lecture slides' remark: the more metrics, the
  * smaller the blocks must be. Must first fail the work stage.
+ * REPORT-SAYS: a kernel with many registers cannot run 1024 threads per block
  * EMULATION: pass pass: the CPU emulation does not model registers, so the launch succeeds there
  */
 #include <cuda_runtime.h>
