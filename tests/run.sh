@@ -490,7 +490,12 @@ report_says() {
 }
 # said LOG TEXT: the report holds TEXT (nothing asked: yes).
 said() { [ -z "$2" ] || grep -qF -- "$2" "$1"; }
-export -f report_says said
+# hints_said LOG: what the report said instead: its summaries and hints,
+# on one line, for a failure that must name the check that caught it.
+hints_said() {
+    echo "it says: $(grep -E '^(work|right|fast) |^ *hint: ' "$1" | sed 's/^ *//' | tr '\n' ' ')"
+}
+export -f report_says said hints_said
 
 # ------------------------------------------------------ end to end, on a GPU
 # One case on the GPU; prints its PASS/FAIL line.
@@ -506,6 +511,8 @@ e2e_one() {
     says=$(report_says "$file")
     if [ "$got" = "$want" ] && said "${json%.json}.log" "$says"; then
         echo "PASS e2e/$name"
+    elif [ "$got" = "$want" ]; then
+        echo "FAIL e2e/$name: the report does not say '$says'; $(hints_said "${json%.json}.log")"
     else
         echo "FAIL e2e/$name: stages '$got', expected '$want'${says:+ and '$says'}: $(grep -E '^(work|right|fast) ' "${json%.json}.log" | tr '\n' ' ')"
     fi
@@ -615,7 +622,7 @@ emu_one() {
     if [ "$got" = "$expect" ] && said "${json%.json}.log" "$says"; then
         echo "PASS emu/$name${marker:+ (as marked: $marker)}"
     elif [ "$got" = "$expect" ]; then
-        echo "FAIL emu/$name: the report does not say '$says'"
+        echo "FAIL emu/$name: the report does not say '$says'; $(hints_said "${json%.json}.log")"
     else
         echo "FAIL emu/$name: stages '$got', expected '$expect': $(grep -E '^(work|right) ' "${json%.json}.log" | tr '\n' ' ')"
     fi
