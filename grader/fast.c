@@ -53,8 +53,8 @@ static const char *sampling(const fast_figures *f)
 {
     static char sure[200];
     if (f->decided == DECIDED_PASS && !f->converged) {
-        snprintf(sure, sizeof sure, "stopped early: every median within %.0f%% and every rule "
-                                    "met with %.0f%% to spare, more samples could not change the "
+        snprintf(sure, sizeof sure, "stopped early: every median within %g%% and every rule "
+                                    "met with %g%% to spare, more samples could not change the "
                                     "verdict", 100 * FAST_SURE_RSE, 100 * (FAST_SURE_MARGIN - 1));
         return sure;
     }
