@@ -8,6 +8,7 @@
 #   make status [FORMAT=md]  every lab with its last result, figures and next step (md: a page with the charts)
 #   make slides        one PDF deck per lab in build/slides/ (pandoc + LaTeX beamer)
 #   make charts        redraw each lab's slides/ladder.png from its measured ladder, slides/ladder.json (gnuplot)
+#   make plot LAB=NN   your last graded kernel beside the lab's ladder, build/last/<lab>.png (gnuplot)
 #   make clean
 #   make help          this list
 #   make student-release DEST=dir   the tree students get: no solutions, ladders or test corpora
@@ -279,6 +280,13 @@ slides:
 
 charts:
 	@bash slides/charts.sh
+
+# Your last graded kernel beside the lab's ladder: $(BUILD)/last/<lab>.png
+# from $(BUILD)/last/<lab>.json (make grade keeps it), or RESULTS=file.json.
+.PHONY: plot
+plot: check-lab
+	@bash slides/charts.sh --mine '$(or $(RESULTS),$(BUILD)/last/$(LAB_ID).json)' \
+	  '$(BUILD)/last/$(LAB_ID).png' labs/$(LAB_ID)/slides/ladder.json
 
 # ------------------------------------------------ grading a class
 # grader/class/README.md is the instructor's guide.

@@ -11,11 +11,39 @@
 # the speedup over the first rung, on a log scale when the ladder spans more
 # than 50x. Vendor rungs (CUB, Thrust, cuBLAS) are drawn in another colour.
 # Rungs named rN_... (another radius than the ladder's problem) are left out.
+#
+# slides/charts.sh --mine RESULT.json OUT.png LADDER.json (`make plot`) draws
+# one lab's ladder with the kernel of a grading beside its rungs: the fast
+# stage's figures from the grader's JSON report, as the same measure (its %
+# of copy or of the vendor library, timed in that grading; or the ladder's
+# first rung's time over its own), in a third colour, with a dashed line
+# across at its height, so the student sees which rungs it beats.
 set -u
 cd "$(dirname "$0")/.."
 if ! command -v gnuplot >/dev/null; then
     echo "make charts: gnuplot not found. On Debian or Ubuntu: sudo apt-get install gnuplot-nox" >&2
     exit 2
+fi
+mine="" out=""
+if [ "${1:-}" = --mine ]; then
+    mine=${2:-} out=${3:-}
+    shift 3 2>/dev/null || set --
+    if [ -z "$out" ] || [ $# -ne 1 ]; then
+        echo "usage: slides/charts.sh --mine RESULT.json OUT.png LADDER.json" >&2
+        exit 2
+    fi
+    if [ ! -s "$mine" ]; then
+        echo "make plot: no report $mine: grade first (make grade LAB=NN STAGE=fast on a GPU)" >&2
+        exit 2
+    fi
+    if ! grep -q '"submission_ms": [0-9]' "$mine"; then
+        echo "make plot: $mine has no fast-stage figures: grade with the fast stage on a GPU first" >&2
+        exit 2
+    fi
+    if [ ! -s "$1" ]; then
+        echo "make plot: no measured ladder $1 for this lab" >&2
+        exit 2
+    fi
 fi
 files=("$@")
 [ ${#files[@]} -eq 0 ] && files=(labs/[0-9][0-9]-*/slides/ladder.json)
@@ -26,7 +54,7 @@ field() { grep -o "\"$2\": \"\\?[^\",]*" "$1" | head -n 1 | sed 's/.*: "\?//'; }
 status=0
 for json in "${files[@]}"; do
     lab=$(basename "$(dirname "$(dirname "$json")")") # labs/NN-name/slides/ladder.json
-    png=$(dirname "$json")/ladder.png
+    png=${out:-$(dirname "$json")/ladder.png}
     roof=$(field "$json" roof)
     # The problem as the grader describes it ("n=67108864 (typical values)"),
     # without the remark in brackets; older files have only the sizes.
@@ -62,6 +90,21 @@ for json in "${files[@]}"; do
         rm -f "$dat"
         continue
     fi
+    yours=""
+    if [ -n "$mine" ]; then
+        # The graded kernel as one more bar (kind 2), measured like the rungs.
+        frac=$(grep -o '"roofline_fraction": [0-9.e+-]*' "$mine" | head -n 1 | sed 's/.*: //')
+        ms=$(grep -o '"submission_ms": [0-9.e+-]*' "$mine" | head -n 1 | sed 's/.*: //')
+        yours=$(awk -v roof="$roof" -v frac="${frac:-0}" -v ms="$ms" -v vendor_ms="${vendor_ms:-0}" '
+            NR == 1 { first = $NF }
+            END {
+                if (roof == "copy" || roof == "parts" || (roof == "vendor" && vendor_ms > 0)) {
+                    v = 100 * frac; label = sprintf(v < 10 ? "%.1f%%" : "%.0f%%", v)
+                } else { v = first / ms; label = sprintf("%.3gx", v) }
+                printf "%d \"your kernel\" %.6g \"%s\" 2 %.6g\n", NR, v, label, ms
+            }' "$dat")
+        echo "$yours" >>"$dat"
+    fi
     max=$(awk 'BEGIN { m = 0 } { if ($(NF-3) + 0 > m) m = $(NF-3) + 0 } END { print m }' "$dat")
     if [ "$roof" = copy ]; then
         ylabel="% of copy bandwidth (same run)"
@@ -93,10 +136,11 @@ set xtics rotate by 30 right nomirror font ",12"
 set bmargin 9
 set rmargin 4
 set lmargin 16
-plot "$dat" using 1:3:(column(5) > 0 ? 0xd95f02 : 0x1b9e77):xtic(2) with boxes lc rgb variable, \
+$([ -n "$yours" ] && echo "set arrow from graph 0, first $(echo "$yours" | awk '{ print $(NF-3) }') to graph 1, first $(echo "$yours" | awk '{ print $(NF-3) }') nohead dt 2 lw 2 lc rgb '#7570b3'")
+plot "$dat" using 1:3:(column(5) == 2 ? 0x7570b3 : column(5) > 0 ? 0xd95f02 : 0x1b9e77):xtic(2) with boxes lc rgb variable, \
      "$dat" using 1:3:4 with labels offset 0,0.8 font ",12"
 GP
     rm -f "$dat"
-    [ -s "$png" ] && echo "drew $png"
+    [ -s "$png" ] && echo "drew $png${yours:+ (your kernel: $(echo "$yours" | sed 's/.*" [0-9.e+-]* "\([^"]*\)".*/\1/'))}"
 done
 exit $status

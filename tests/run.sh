@@ -968,8 +968,10 @@ slides_tests() {
         else
             fail slides/charts_draw "$(tail -n 3 "$OUT/charts.log" | tr '\n' ' ')"
         fi
+        plot_tests
     else
         skip slides/charts_draw "gnuplot not found"
+        skip slides/plot_places_your_kernel "gnuplot not found"
     fi
     if command -v pandoc >/dev/null && command -v pdflatex >/dev/null; then
         for dir in labs/[0-9][0-9]-*/; do
@@ -984,6 +986,34 @@ slides_tests() {
         done
     else
         skip slides/decks_build "pandoc or pdflatex not found (see slides/README.md)"
+    fi
+}
+
+# make plot: a graded kernel drawn beside the lab's ladder, as the same
+# measure as the rungs: lab 10's % of copy from its report, lab 08's speedup
+# over the ladder's first rung (a report four times faster than that rung
+# says 4x); a report without fast figures is refused in one line.
+plot_tests() {
+    local first ms got
+    printf '{"stages": [{"name": "fast", "fast": {"submission_ms": 0.25, "roofline_fraction": 0.5}}]}\n' \
+        >"$OUT/plot-10.json"
+    first=$(grep -o '"ms": [0-9.e+-]*' labs/08-divergence/slides/ladder.json | head -n 1 | sed 's/.*: //')
+    ms=$(awk -v f="$first" 'BEGIN { printf "%.9g", f / 4 }')
+    printf '{"stages": [{"name": "fast", "fast": {"submission_ms": %s, "roofline_fraction": null}}]}\n' \
+        "$ms" >"$OUT/plot-08.json"
+    printf '{"stages": [{"name": "fast", "status": "skipped"}]}\n' >"$OUT/plot-none.json"
+    got=$(make -s plot BUILD="$BUILD" LAB=10 RESULTS="$OUT/plot-10.json" 2>&1; make -s plot BUILD="$BUILD" LAB=08 RESULTS="$OUT/plot-08.json" 2>&1)
+    if [[ $got == *"10-scan.png (your kernel: 50%)"* && $got == *"08-divergence.png (your kernel: 4x)"* ]] &&
+        [ -s "$BUILD/last/10-scan.png" ] && [ -s "$BUILD/last/08-divergence.png" ]; then
+        pass slides/plot_places_your_kernel
+    else
+        fail slides/plot_places_your_kernel "$(echo "$got" | tr '\n' ' ')"
+    fi
+    got=$(make -s plot BUILD="$BUILD" LAB=10 RESULTS="$OUT/plot-none.json" 2>&1)
+    if [[ $got == *"has no fast-stage figures"* ]]; then
+        pass slides/plot_without_fast_figures_says_so
+    else
+        fail slides/plot_without_fast_figures_says_so "$(echo "$got" | tr '\n' ' ')"
     fi
 }
 
