@@ -620,6 +620,7 @@ void stage_fast(const grade_ctx *g, fast_runner *r, stage_result *st)
     f->min_rounds = r->min_rounds;
     st->has_fast = 1;
     double peak_flops = rsp.timing.peak_flops;
+    f->peak_flops = spec->fast.flops && !spec->fast.rate_unit ? peak_flops : 0;
     f->timed_checked = rsp.timing.check.rounds_checked;
     f->timed_worst_difference = rsp.timing.check.worst_ratio;
     f->clock_before = before;

@@ -27,6 +27,7 @@ enum { STAGE_WORK, STAGE_RIGHT, STAGE_FAST, N_STAGES };
 typedef struct {
     double baseline_ms, submission_ms, copy_ms, vendor_ms;
     double gbps, copy_gbps, gflops;
+    double peak_flops; /* the lab's arithmetic peak on this GPU (FLOP/s), 0 unknown */
     double roofline; /* fraction of the roof */
     double speedup;
     double straggle_ms; /* GPU busy after the grader's stream was done, beyond the trusted items */

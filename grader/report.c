@@ -1,4 +1,5 @@
 /* report.c - one line per stage for a person, and the JSON for tools. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -104,7 +105,8 @@ static void json_fast(FILE *f, const fast_figures *x)
     static const char *const decided[] = {[DECIDED_WRONG] = "wrong",
                                           [DECIDED_FAR_BELOW] = "far_below",
                                           [DECIDED_IMPOSSIBLE] = "impossible",
-                                          [DECIDED_STRAGGLE] = "straggle"};
+                                          [DECIDED_STRAGGLE] = "straggle",
+                                          [DECIDED_PASS] = "sure_pass"};
     fprintf(f, ", \"fast\": {\"samples\": %d, \"converged\": %s", x->samples,
             x->converged ? "true" : "false");
     if (x->decided > 0 && x->decided < (int)(sizeof decided / sizeof *decided))
@@ -116,6 +118,7 @@ static void json_fast(FILE *f, const fast_figures *x)
     json_field(f, "gbps", x->gbps);
     json_field(f, "copy_gbps", x->copy_gbps);
     json_field(f, "gflops", x->gflops);
+    json_field(f, "peak_gflops", x->peak_flops > 0 ? x->peak_flops / 1e9 : NAN);
     json_field(f, "roofline_fraction", x->roofline);
     if (x->n_parts > 0) {
         json_field(f, "bound_ms", x->bound_ms);

@@ -17,7 +17,8 @@
 # stage's figures from the grader's JSON report, as the same measure (its %
 # of copy or of the vendor library, timed in that grading; or the ladder's
 # first rung's time over its own), in a third colour, with a dashed line
-# across at its height, so the student sees which rungs it beats.
+# across at its height, so the student sees which rungs it beats; and for a
+# lab that counts FLOPs, OUT-roofline.png: the kernel under the roofline.
 set -u
 cd "$(dirname "$0")/.."
 if ! command -v gnuplot >/dev/null; then
@@ -50,6 +51,43 @@ files=("$@")
 
 # One field of the JSON header line: "key": "text" or "key": number.
 field() { grep -o "\"$2\": \"\\?[^\",]*" "$1" | head -n 1 | sed 's/.*: "\?//'; }
+
+# roofline REPORT PNG TITLE: where a graded kernel of a lab with an
+# arithmetic peak (the report's gflops and peak_gflops) sits under the
+# roofline: the copy's bandwidth times the kernel's FLOP per byte of the
+# data it must move, up to the peak. Nothing for the other labs.
+roofline() {
+    local report=$1 png=$2 title=$3 gflops gbps copy peak
+    gflops=$(grep -o '"gflops": [0-9.e+-]*' "$report" | head -n 1 | sed 's/.*: //')
+    peak=$(grep -o '"peak_gflops": [0-9.e+-]*' "$report" | head -n 1 | sed 's/.*: //')
+    gbps=$(grep -o '"gbps": [0-9.e+-]*' "$report" | head -n 1 | sed 's/.*: //')
+    copy=$(grep -o '"copy_gbps": [0-9.e+-]*' "$report" | head -n 1 | sed 's/.*: //')
+    [ -n "$gflops" ] && [ -n "$peak" ] && [ -n "$gbps" ] && [ -n "$copy" ] || return 0
+    local intensity roof label
+    intensity=$(awk -v f="$gflops" -v b="$gbps" 'BEGIN { printf "%.6g", f / b }')
+    roof=$(awk -v i="$intensity" -v c="$copy" -v p="$peak" 'BEGIN { r = i * c; printf "%.6g", r < p ? r : p }')
+    label=$(awk -v f="$gflops" -v r="$roof" -v i="$intensity" \
+        'BEGIN { printf "%.0f GFLOP/s = %.0f%% of the roof at %.3g FLOP per byte", f, 100 * f / r, i }')
+    gnuplot <<GP || return 1
+set terminal pngcairo size 1200,675 font "DejaVu Sans,14"
+set output "$png"
+set title "$title: your kernel under the roofline" font ",15"
+set logscale xy
+set xrange [$intensity / 100 : $intensity * 100 > $peak / $copy * 10 ? $intensity * 100 : $peak / $copy * 10]
+set yrange [$gflops / 100 : $peak * 3]
+set xlabel "FLOP per byte the problem must move"
+set ylabel "GFLOP/s"
+set grid
+set key top left
+roof(x) = x * $copy < $peak ? x * $copy : $peak
+set label 1 "$label" at $intensity, $gflops offset -1.5,-1.2 right tc rgb '#7570b3'
+plot roof(x) with lines lw 3 lc rgb '#1b9e77' title "the roof: copy bandwidth ($(printf '%.0f' "$copy") GB/s), then the peak ($(printf '%.0f' "$peak") GFLOP/s)", \
+     '-' with points pt 7 ps 2.5 lc rgb '#7570b3' title "your kernel"
+$intensity $gflops
+e
+GP
+    [ -s "$png" ] && echo "drew $png (your kernel: $label)"
+}
 
 status=0
 for json in "${files[@]}"; do
@@ -142,5 +180,6 @@ plot "$dat" using 1:3:(column(5) == 2 ? 0x7570b3 : column(5) > 0 ? 0xd95f02 : 0x
 GP
     rm -f "$dat"
     [ -s "$png" ] && echo "drew $png${yours:+ (your kernel: $(echo "$yours" | sed 's/.*" [0-9.e+-]* "\([^"]*\)".*/\1/'))}"
+    [ -n "$mine" ] && { roofline "$mine" "${png%.png}-roofline.png" "Lab $lab\n$(field "$json" device)" || status=1; }
 done
 exit $status

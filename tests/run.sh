@@ -972,6 +972,7 @@ slides_tests() {
     else
         skip slides/charts_draw "gnuplot not found"
         skip slides/plot_places_your_kernel "gnuplot not found"
+        skip slides/plot_places_your_kernel_under_the_roofline "gnuplot not found"
     fi
     if command -v pandoc >/dev/null && command -v pdflatex >/dev/null; then
         for dir in labs/[0-9][0-9]-*/; do
@@ -1008,6 +1009,17 @@ plot_tests() {
         pass slides/plot_places_your_kernel
     else
         fail slides/plot_places_your_kernel "$(echo "$got" | tr '\n' ' ')"
+    fi
+    # With an arithmetic peak, the roofline too: 40 TFLOP/s at 683 FLOP per
+    # byte under a 67 TFLOP/s peak (the copy's 2900 GB/s reaches it at 23).
+    printf '{"stages": [{"name": "fast", "fast": {"submission_ms": 3.4, "gbps": 60, "copy_gbps": 2900, "gflops": 40980, "peak_gflops": 66900, "roofline_fraction": 0.8}}]}\n' \
+        >"$OUT/plot-07.json"
+    got=$(make -s plot BUILD="$BUILD" LAB=07 RESULTS="$OUT/plot-07.json" 2>&1)
+    if [[ $got == *"07-matmul-roofline.png (your kernel: 40980 GFLOP/s = 61% of the roof at 683 FLOP per byte)"* ]] &&
+        [ -s "$BUILD/last/07-matmul-roofline.png" ]; then
+        pass slides/plot_places_your_kernel_under_the_roofline
+    else
+        fail slides/plot_places_your_kernel_under_the_roofline "$(echo "$got" | tr '\n' ' ')"
     fi
     got=$(make -s plot BUILD="$BUILD" LAB=10 RESULTS="$OUT/plot-none.json" 2>&1)
     if [[ $got == *"has no fast-stage figures"* ]]; then

@@ -68,7 +68,29 @@ static void unread_clocks_are_null(void)
     CHECK(ok);
 }
 
+/* A sampling that stopped on a sure pass says so, and a lab with an
+ * arithmetic peak gives it (make plot draws the roofline from it); none
+ * is null. */
+static void a_sure_pass_and_the_peak_are_in_the_json(void)
+{
+    fast_figures fig;
+    memset(&fig, 0, sizeof fig);
+    fig.decided = DECIDED_PASS;
+    fig.peak_flops = 66.9e12;
+    char *json = json_with(&fig);
+    CHECK(json != NULL);
+    int ok = strstr(json, "\"stopped_early\": \"sure_pass\"") &&
+             strstr(json, "\"peak_gflops\": 66900");
+    free(json);
+    CHECK(ok);
+    fig.peak_flops = 0;
+    json = json_with(&fig);
+    CHECK(json && strstr(json, "\"peak_gflops\": null"));
+    free(json);
+}
+
 const unit_test report_tests[] = {
+    TEST(a_sure_pass_and_the_peak_are_in_the_json),
     TEST(the_timed_checks_and_the_clocks_are_in_the_json),
     TEST(unread_clocks_are_null),
 };
