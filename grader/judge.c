@@ -20,6 +20,12 @@ const char *hint_or(const char *lab_hint, const char *generic)
     return lab_hint ? lab_hint : generic;
 }
 
+const char *kernel_fault_hint(const lab_hints *h)
+{
+    return hint_or(h->crash, "a fault inside a kernel: an out-of-bounds or misaligned access? "
+                             "run the right stage's compute-sanitizer to find the line");
+}
+
 void describe_call(const grade_ctx *g, const proto_call *call, char *buf,
                    size_t size)
 {
@@ -376,9 +382,7 @@ int judge_call_ahead(const grade_ctx *g, const proto_call *call, const call_reco
         return 0;
     }
     if (res->sync_status != 0) {
-        fail(st, hint_or(h->crash, "a fault inside a kernel: an out-of-bounds or "
-                                   "misaligned access? run the right stage's "
-                                   "compute-sanitizer to find the line"),
+        fail(st, kernel_fault_hint(h),
              "the kernel failed with %s (%s) at %s", res->sync_name, res->sync_text, where);
         return 0;
     }

@@ -26,4 +26,8 @@ void describe_call(const grade_ctx *g, const proto_call *call, char *buf,
 /* Hints: the lab's own, or the engine's generic one. */
 const char *hint_or(const char *lab_hint, const char *generic);
 
+/* The hint for a fault inside a kernel (on a GPU, or in the CPU
+ * emulation): the lab's crash hint, or the engine's. */
+const char *kernel_fault_hint(const lab_hints *h);
+
 #endif

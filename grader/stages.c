@@ -133,7 +133,9 @@ static int stopped_during(const grade_ctx *g, const proto_call *call,
                                       "its end, and that no thread waits forever"));
         return 0;
     } else if (emulator_fault(log, st->summary, sizeof st->summary, where)) {
-        /* the summary already holds the emulator's own words */
+        /* the summary holds the emulator's own words; the hint is the
+         * lab's for a kernel fault, as a GPU's report would give it */
+        sb_printf(&st->details, "hint: %s\n", kernel_fault_hint(h));
     } else {
         snprintf(st->summary, sizeof st->summary, "the run crashed (%s) at %s", how, where);
         log_excerpt(log, st);

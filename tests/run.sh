@@ -754,6 +754,27 @@ attack_tests() {
 emu_tests() {
     list_cases | OUT=$OUT xargs -r -P "$(nproc)" -L 1 bash -c 'hidden_seed_one "$@"' _ | sort | tee -a "$RESULTS"
     list_cases | OUT=$OUT xargs -r -P "$(nproc)" -L 1 bash -c 'emu_one "$@"' _ | sort | tee -a "$RESULTS"
+    emulated_faults_hint
+}
+
+# A kernel that faults in the emulation gets the lab's hint for a fault,
+# as a GPU's report gives it: every emulated report of a fault says it.
+emulated_faults_hint() {
+    local log lab hint faults=0 bare=""
+    for log in "$OUT"/emu-*.log; do
+        grep -qE '^(work|right) +FAIL +the kernel faulted at' "$log" 2>/dev/null || continue
+        lab=$(basename "$log" .log | sed 's/^emu-//' | cut -d_ -f1)
+        hint=$("$BUILD/grade" --lab "$lab" --lab-info | sed -n 's/^hint_crash=//p')
+        faults=$((faults + 1))
+        grep -qF -- "hint: ${hint:-a fault inside a kernel}" "$log" || bare="$bare $(basename "$log")"
+    done
+    if [ "$faults" = 0 ]; then
+        skip emu/kernel_faults_give_the_labs_hint "no emulated report of a kernel fault in this run"
+    elif [ -z "$bare" ]; then
+        pass "emu/kernel_faults_give_the_labs_hint ($faults reports)"
+    else
+        fail emu/kernel_faults_give_the_labs_hint "reports of a fault without the lab's hint:$bare"
+    fi
 }
 
 # With a GPU: every case must get the same work and right verdicts in
