@@ -93,6 +93,7 @@ status=0
 for json in "${files[@]}"; do
     lab=$(basename "$(dirname "$(dirname "$json")")") # labs/NN-name/slides/ladder.json
     png=${out:-$(dirname "$json")/ladder.png}
+    mkdir -p "$(dirname "$png")" # make plot's build/last/ may not exist yet
     roof=$(field "$json" roof)
     # The problem as the grader describes it ("n=67108864 (typical values)"),
     # without the remark in brackets; older files have only the sizes.
