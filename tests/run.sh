@@ -279,6 +279,28 @@ EOF
     else
         fail cli/status_page_has_the_ladder_charts "no ladder chart in $BUILD/status.md"
     fi
+    # A drawing by make plot newer than the lab's last report takes the
+    # ladder's place; an older one (a grading came since) does not.
+    mkdir -p "$BUILD/last"
+    local had_report=0
+    [ -e "$BUILD/last/10-scan.json" ] && had_report=1
+    cp labs/10-scan/slides/ladder.png "$BUILD/last/10-scan.png"
+    touch -d '2 minutes ago' "$BUILD/last/10-scan.json"
+    touch "$BUILD/last/10-scan.png"
+    make -s --no-print-directory status FORMAT=md >/dev/null 2>&1
+    local newer older
+    newer=$(grep -c "your kernel on the ladder of 10-scan" "$BUILD/status.md")
+    touch -d '2 minutes ago' "$BUILD/last/10-scan.png"
+    touch "$BUILD/last/10-scan.json"
+    make -s --no-print-directory status FORMAT=md >/dev/null 2>&1
+    older=$(grep -c "your kernel on the ladder of 10-scan" "$BUILD/status.md")
+    rm -f "$BUILD/last/10-scan.png"
+    [ "$had_report" = 1 ] || rm -f "$BUILD/last/10-scan.json"
+    if [ "$newer" = 1 ] && [ "$older" = 0 ]; then
+        pass cli/status_page_shows_your_plot
+    else
+        fail cli/status_page_shows_your_plot "with a newer plot $newer, with an older one $older (want 1 and 0)"
+    fi
     cli_case status_bad_format 2 "FORMAT is text or md" -- make -s --no-print-directory status FORMAT=pdf
     gpu_lock_test
     # An unlimited stack limit makes the kernel map memory below the
