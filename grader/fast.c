@@ -66,7 +66,6 @@ static const char *sampling(const fast_figures *f)
         return "stopped early: far beyond what the GPU can do";
     case DECIDED_STRAGGLE:
         return "stopped early: work kept running far longer than allowed after the timed stream";
-
     default:
         return "NOT converged: the GPU may be busy or throttling";
     }
@@ -82,9 +81,10 @@ static void text_bar(double fraction, char *buf, size_t size)
     snprintf(buf + at, size - at, "]");
 }
 
-static void figures(const grade_ctx *g, const proto_call *timed,
-                    const response *rsp, fast_figures *f)
+static void figures(const grade_ctx *g, const fast_runner *r, const response *rsp,
+                    fast_figures *f)
 {
+    const proto_call *timed = &r->calls[0];
     const lab_spec *spec = g->spec;
     const proto_timing *t = &rsp->timing;
     size_t n = (size_t)t->n_rounds;
@@ -99,6 +99,7 @@ static void figures(const grade_ctx *g, const proto_call *timed,
     f->straggle_ms = fmax(0.0, t->straggle_ms[1] - harness);
     f->harness_straggle_ms = harness;
     f->samples = t->n_rounds;
+    f->min_rounds = r->min_rounds;
     f->converged = t->converged;
     f->decided = t->decided;
     const double *series[PROTO_MAX_ITEMS];
@@ -109,6 +110,7 @@ static void figures(const grade_ctx *g, const proto_call *timed,
     f->copy_gbps = t->copy_bytes / (f->copy_ms * 1e6);
     f->gflops = spec->fast.flops ? spec->fast.flops(timed->c.dims) / (f->submission_ms * 1e6)
                                  : NAN;
+    f->peak_flops = fast_peak_checked(spec) ? t->peak_flops : 0;
     f->n_parts = t->n_parts;
     for (int p = 0; p < t->n_parts; p++) {
         f->parts_ms[p] = med[t->first_part + p];
@@ -441,8 +443,7 @@ static int impossible(stage_result *st, const char *what)
     return 1;
 }
 
-static int physically_impossible(const lab_spec *spec, const fast_figures *f,
-                                 double peak_flops, stage_result *st)
+static int physically_impossible(const lab_spec *spec, const fast_figures *f, stage_result *st)
 {
     char what[200];
     /* Whatever the lab's roof, no call can move its bytes faster than the
@@ -453,10 +454,9 @@ static int physically_impossible(const lab_spec *spec, const fast_figures *f,
                  f->copy_gbps);
         return impossible(st, what);
     }
-    if (spec->fast.flops && !spec->fast.rate_unit && peak_flops > 0 &&
-        f->gflops * 1e9 > FAST_PEAK_FLOPS_SLACK * peak_flops) {
+    if (f->peak_flops > 0 && f->gflops * 1e9 > FAST_PEAK_FLOPS_SLACK * f->peak_flops) {
         snprintf(what, sizeof what, "%.0f GFLOP/s, while this GPU's %s peak is %.0f GFLOP/s",
-                 f->gflops, lab_peak_name(spec->fast.peak), peak_flops / 1e9);
+                 f->gflops, lab_peak_name(spec->fast.peak), f->peak_flops / 1e9);
         return impossible(st, what);
     }
     if (spec->fast.max_speedup > 0 && f->speedup > spec->fast.max_speedup) {
@@ -520,11 +520,9 @@ static int straggled(const fast_figures *f, stage_result *st)
  * median that precise, every rule met with the margin. A runner that
  * claims more was not the grader's own. */
 static int sure_pass_shown(const lab_spec *spec, const fast_figures *f, double speedup_bar,
-                           double roof_bar, double peak_flops)
+                           double roof_bar)
 {
-    double of_peak = spec->fast.flops && !spec->fast.rate_unit && peak_flops > 0
-                         ? f->gflops * 1e9 / peak_flops
-                         : 0;
+    double of_peak = f->peak_flops > 0 ? f->gflops * 1e9 / f->peak_flops : 0;
     return f->samples >= f->min_rounds && f->sure_precise &&
            fast_headroom(f->speedup, speedup_bar, spec->fast.max_speedup, f->roofline, roof_bar,
                          f->gbps / f->copy_gbps, of_peak, f->straggle_ms,
@@ -534,11 +532,11 @@ static int sure_pass_shown(const lab_spec *spec, const fast_figures *f, double s
 /* A verdict the runner's early stop contradicts: it stopped on a failure
  * the figures do not show, or on a sure pass they do not show. */
 static int stop_contradicts(const lab_spec *spec, const fast_figures *f, int passes,
-                            double speedup_bar, double roof_bar, double peak_flops)
+                            double speedup_bar, double roof_bar)
 {
     if (f->decided == DECIDED_NOT) return 0;
     if (f->decided == DECIDED_PASS)
-        return !passes || !sure_pass_shown(spec, f, speedup_bar, roof_bar, peak_flops);
+        return !passes || !sure_pass_shown(spec, f, speedup_bar, roof_bar);
     return passes;
 }
 
@@ -562,18 +560,16 @@ static void second_size(const grade_ctx *g, stage_result *st)
     fast_figures f;
     memset(&f, 0, sizeof f);
     if (ok) {
-        figures(g, &r.calls[0], &rsp, &f);
-        f.min_rounds = r.min_rounds;
-        double peak_flops = rsp.timing.peak_flops;
+        figures(g, &r, &rsp, &f);
         response_free(&rsp);
-        ok = !straggled(&f, &at) && !physically_impossible(spec, &f, peak_flops, &at);
+        ok = !straggled(&f, &at) && !physically_impossible(spec, &f, &at);
         if (ok) {
             char rate[120] = "";
             if (spec->fast.flops && isfinite(f.gflops)) {
                 int n = snprintf(rate, sizeof rate, "%.0f %s", f.gflops, rate_unit(spec));
-                if (peak_flops > 0 && n > 0 && (size_t)n < sizeof rate)
+                if (f.peak_flops > 0 && n > 0 && (size_t)n < sizeof rate)
                     snprintf(rate + n, sizeof rate - (size_t)n, " (%.0f%% of the %s peak)",
-                             100 * f.gflops * 1e9 / peak_flops, lab_peak_name(spec->fast.peak));
+                             100 * f.gflops * 1e9 / f.peak_flops, lab_peak_name(spec->fast.peak));
             } else {
                 snprintf(rate, sizeof rate, "%.0f GB/s", f.gbps);
             }
@@ -581,7 +577,7 @@ static void second_size(const grade_ctx *g, stage_result *st)
             snprintf(at.summary, sizeof at.summary, "%s, %.2fx over the baseline (needs >= %.3gx)",
                      rate, f.speedup, spec->fast.second.min_speedup);
             if (stop_contradicts(spec, &f, at.status == ST_PASS, spec->fast.second.min_speedup,
-                                 0, peak_flops)) { /* not the runner's own */
+                                 0)) { /* not the runner's own */
                 at.status = ST_ERROR;
                 snprintf(at.summary, sizeof at.summary,
                          "the timing stopped early for a verdict its figures do not show");
@@ -609,18 +605,14 @@ static void second_size(const grade_ctx *g, stage_result *st)
 void stage_fast(const grade_ctx *g, fast_runner *r, stage_result *st)
 {
     const lab_spec *spec = g->spec;
-    const proto_call *calls = r->calls;
     response rsp;
     iso_result ir;
     gpu_clock before, after;
     if (!timed_and_right(g, r, st, &rsp, &ir, &before, &after)) return;
 
     fast_figures *f = &st->fast;
-    figures(g, &calls[0], &rsp, f);
-    f->min_rounds = r->min_rounds;
+    figures(g, r, &rsp, f);
     st->has_fast = 1;
-    double peak_flops = rsp.timing.peak_flops;
-    f->peak_flops = spec->fast.flops && !spec->fast.rate_unit ? peak_flops : 0;
     f->timed_checked = rsp.timing.check.rounds_checked;
     f->timed_worst_difference = rsp.timing.check.worst_ratio;
     f->clock_before = before;
@@ -689,7 +681,7 @@ void stage_fast(const grade_ctx *g, fast_runner *r, stage_result *st)
     gpu_clock_describe(&after, clock_after, sizeof clock_after);
     sb_printf(&st->details, "GPU before timing: %s; after: %s\n", clock_before, clock_after);
 
-    if (straggled(f, st) || physically_impossible(spec, f, peak_flops, st)) return;
+    if (straggled(f, st) || physically_impossible(spec, f, st)) return;
     int gated_roof = spec->fast.roof != ROOF_NONE;
     int fast_enough = (!gated_roof || f->roofline >= spec->fast.min_roofline) &&
                       f->speedup >= spec->fast.min_speedup;
@@ -704,7 +696,7 @@ void stage_fast(const grade_ctx *g, fast_runner *r, stage_result *st)
                   hint_or(spec->hints.too_slow, "profile it (see the lab README) "
                                                 "and compare with the solution ladder"));
     if (stop_contradicts(spec, f, fast_enough, spec->fast.min_speedup,
-                         gated_roof ? spec->fast.min_roofline : 0, peak_flops)) {
+                         gated_roof ? spec->fast.min_roofline : 0)) {
         /* the runner's record was not its own */
         st->status = ST_ERROR;
         snprintf(st->summary, sizeof st->summary,

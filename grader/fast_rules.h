@@ -71,6 +71,14 @@ static inline double fast_straggle_allowed_ms(double call_ms)
  * at the rated clock; the margin covers a clock boosted past it. */
 #define FAST_PEAK_FLOPS_SLACK 1.05
 
+/* Whether a lab's rate is FLOP/s, held to the device's arithmetic peak
+ * (lab_spec.fast.peak); a lab that counts other things per second
+ * (rate_unit: pairs) is not. */
+static inline int fast_peak_checked(const lab_spec *spec)
+{
+    return spec->fast.flops && !spec->fast.rate_unit;
+}
+
 /* Stopping early. Sampling goes on until every median is precise (the
  * stopping rule in stats.h) unless, after at least FAST_DECIDE_ROUNDS
  * rounds, the verdict is a failure whatever more samples could show: a

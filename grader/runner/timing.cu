@@ -183,7 +183,7 @@ static proto_decided decided(const timing_env *env, const proto_request *req,
     if (rounds < req->min_rounds ||
         !stats_converged(series, n_items, (size_t)rounds, (size_t)req->min_rounds, FAST_SURE_RSE))
         return DECIDED_NOT;
-    double peak = spec->fast.flops && !spec->fast.rate_unit ? peak_flops(spec->fast.peak) : 0;
+    double peak = fast_peak_checked(spec) ? peak_flops(spec->fast.peak) : 0;
     double of_peak = peak > 0 ? spec->fast.flops(env->dims) / (mine * 1e-3) / peak : 0;
     if (fast_headroom(speedup, min_speedup, spec->fast.max_speedup, roof, roof_bar,
                       gbps / copy_gbps, of_peak, straggle[1] - harness, mine) >= FAST_SURE_MARGIN)
