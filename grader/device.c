@@ -14,27 +14,27 @@
 
 #include "gpu_lock.h"
 #include "isolate.h"
+#include "rng.h"
 
 int device_driver_present(void)
 {
     return access("/dev/nvidiactl", F_OK) == 0 || access("/proc/driver/nvidia/version", F_OK) == 0;
 }
 
-/* FNV-1a over a file's first bytes (none when it cannot be read). */
+/* A file's first bytes into the fingerprint (none when it cannot be read). */
 static uint64_t hash_file(uint64_t h, const char *path)
 {
     char buf[4096];
     FILE *f = fopen(path, "r");
     size_t n = f ? fread(buf, 1, sizeof buf, f) : 0;
     if (f) fclose(f);
-    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)buf[i]) * 0x100000001b3ull;
-    return h;
+    return rng_fnv1a(h, buf, n);
 }
 
+/* A text into the fingerprint, with its end ("ab" + "c" is not "a" + "bc"). */
 static uint64_t hash_text(uint64_t h, const char *text)
 {
-    for (; text && *text; text++) h = (h ^ (unsigned char)*text) * 0x100000001b3ull;
-    return (h ^ 0xff) * 0x100000001b3ull; /* "ab" + "c" is not "a" + "bc" */
+    return rng_fnv1a(h, text ? text : "", text ? strlen(text) + 1 : 1);
 }
 
 /* The answer of an earlier probe holds while nothing it depends on has
@@ -43,8 +43,7 @@ static uint64_t hash_text(uint64_t h, const char *text)
  * folder (where graded code cannot write) says all of that. */
 static void cached_answer_path(const char *probe, const char *lock_dir, char *buf, size_t size)
 {
-    uint64_t h = 0xcbf29ce484222325ull;
-    h = hash_text(h, getenv("CUDA_VISIBLE_DEVICES"));
+    uint64_t h = hash_text(RNG_FNV_BASIS, getenv("CUDA_VISIBLE_DEVICES"));
     h = hash_file(h, "/proc/sys/kernel/random/boot_id");
     h = hash_file(h, "/proc/driver/nvidia/version");
     struct stat st;

@@ -168,9 +168,7 @@ static int instructor_secret(const char *file, uint64_t *secret)
         if (!env || !*env) return 0;
         n = (size_t)snprintf(text, sizeof text, "%s", env);
     }
-    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
-    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)text[i]) * 0x100000001b3ull;
-    *secret = h | 1; /* never 0, which means none */
+    *secret = rng_fnv1a(RNG_FNV_BASIS, text, n) | 1; /* never 0, which means none */
     return 0;
 }
 

@@ -85,4 +85,13 @@ static inline float rng_bits_to_float(uint32_t bits)
     return f;
 }
 
+/* FNV-1a over n bytes, going on from h (the first time RNG_FNV_BASIS): a
+ * fingerprint of a text or a file, not a secret by itself. */
+#define RNG_FNV_BASIS 0xcbf29ce484222325ull
+static inline uint64_t rng_fnv1a(uint64_t h, const void *bytes, size_t n)
+{
+    for (size_t i = 0; i < n; i++) h = (h ^ ((const unsigned char *)bytes)[i]) * 0x100000001b3ull;
+    return h;
+}
+
 #endif
