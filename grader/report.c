@@ -72,7 +72,6 @@ void report_add_wait(stage_result *st, double waited_s)
 {
     if (waited_s < 0.05) return; /* a blink is not worth a place in the time line */
     report_add_time(st, "waited", waited_s);
-    st->seconds += waited_s;
 }
 
 static double total_seconds(const grade_ctx *g)

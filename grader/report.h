@@ -9,8 +9,8 @@ void report_stage(const stage_result *st);
 /* Count `seconds` of a stage's wall time under `part` ("run", a
  * sanitizer's name, "timing"); parts of one name add up. */
 void report_add_time(stage_result *st, const char *part, double seconds);
-/* A wait for the GPU (gpu_lock.h) of more than a blink: a "waited" part,
- * counted in the stage's seconds. */
+/* A wait for the GPU (gpu_lock.h) of more than a blink: a "waited" part
+ * of the stage's wall time (which its caller measures around the wait). */
 void report_add_wait(stage_result *st, double waited_s);
 /* One line: where the wall time went, stage by stage and part by part. */
 void report_times(const grade_ctx *g, const stage_result *st, int n);

@@ -267,8 +267,7 @@ static void share_gpu(const grade_ctx *g, gpu_lock *l, stage_result *st)
 {
     l->fd = -1;
     if (g->emulated || !g->gpu_lock_dir) return;
-    double waited = gpu_lock_wait(g->gpu_lock_dir, GPU_SHARED, l);
-    if (waited >= 0.05) report_add_time(st, "waited", waited); /* within the stage's seconds */
+    report_add_wait(st, gpu_lock_wait(g->gpu_lock_dir, GPU_SHARED, l));
 }
 
 /* Start runs up to `upto` (at most 8 in all), from `started`. */
