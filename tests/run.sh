@@ -30,6 +30,14 @@ say() { echo "$*" | tee -a "$RESULTS"; }
 pass() { say "PASS $1"; }
 fail() { say "FAIL $1: $2"; }
 skip() { say "SKIP $1: $2"; }
+# A test function that is called but no longer defined (lost in an edit)
+# would otherwise only print "command not found" and take its cases with
+# it; it fails instead. Tools that may be absent are asked for with
+# command -v first.
+command_not_found_handle() {
+    fail "run.sh/$1" "tests/run.sh called '$1', which is neither a command nor a function here"
+    return 127
+}
 
 # The grader with this build's paths, as the Makefile writes it (make
 # grader-command), on the GPU or emulated; extra arguments follow.
@@ -396,6 +404,41 @@ EOF
     fi
     fast_under_cpu_load
     race_caught_on_a_shared_gpu
+}
+
+# A class graded in parallel keeps every CPU busy, and a thread of the
+# runner may then wait a scheduler tick or more for its turn
+# (grader/runner/call.cu). The straggle rule must not take that wait for
+# work left on another stream: labs 05 and 06 (calls of 0.2 and 1.3 ms,
+# each timed beside a naive baseline of a hundred ms or more) failed it one
+# run in two on an H100 until the straggle clock started after the
+# default-stream hold returned. And the hold must outlast that wait: a
+# memset on the default stream must still come after the call's kernel
+# (lab 05's blocking_memset_races_kernel passed work beside sixteen
+# compilers while the hold counted the wall clock); three runs, each must
+# fail.
+fast_under_cpu_load() {
+    local lab busy=() i
+    local race=labs/05-dot-product/tests/wrong/blocking_memset_races_kernel__work.cu
+    if [ "$HAVE_GPU" = 0 ]; then
+        for lab in 05 06; do skip "cli/fast_passes_on_a_busy_cpu_$lab" "needs a GPU ($GPU_REASON)"; done
+        for i in 1 2 3; do skip "cli/default_stream_race_caught_on_a_busy_cpu_$i" "needs a GPU ($GPU_REASON)"; done
+        return
+    fi
+    for i in $(seq $((2 * $(nproc)))); do
+        (while :; do :; done) &
+        busy+=($!)
+    done
+    for lab in 05 06; do
+        cli_case "fast_passes_on_a_busy_cpu_$lab" 0 "^fast  PASS" -- \
+            ./grade LAB=$lab STAGE=fast SUBMISSION="$(ls -d labs/$lab-*)/solution/$(student_file_of $lab)"
+    done
+    for i in 1 2 3; do
+        cli_case "default_stream_race_caught_on_a_busy_cpu_$i" 1 "^work  FAIL" -- \
+            ./grade LAB=05 STAGE=work SUBMISSION="$race"
+    done
+    kill "${busy[@]}" 2>/dev/null
+    wait "${busy[@]}" 2>/dev/null
 }
 
 # Gradings side by side share the GPU in time slices: a runner's wait for
