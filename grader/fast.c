@@ -529,10 +529,8 @@ static int sure_pass_shown(const lab_spec *spec, const fast_figures *f, double s
                          f->submission_ms) >= FAST_SURE_MARGIN;
 }
 
-/* A verdict the runner's early stop contradicts: it stopped on a failure
- * the figures do not show, or on a sure pass they do not show. */
-static int stop_contradicts(const lab_spec *spec, const fast_figures *f, int passes,
-                            double speedup_bar, double roof_bar)
+int fast_stop_contradicts(const lab_spec *spec, const fast_figures *f, int passes,
+                          double speedup_bar, double roof_bar)
 {
     if (f->decided == DECIDED_NOT) return 0;
     if (f->decided == DECIDED_PASS)
@@ -576,7 +574,7 @@ static void second_size(const grade_ctx *g, stage_result *st)
             at.status = f.speedup >= spec->fast.second.min_speedup ? ST_PASS : ST_FAIL;
             snprintf(at.summary, sizeof at.summary, "%s, %.2fx over the baseline (needs >= %.3gx)",
                      rate, f.speedup, spec->fast.second.min_speedup);
-            if (stop_contradicts(spec, &f, at.status == ST_PASS, spec->fast.second.min_speedup,
+            if (fast_stop_contradicts(spec, &f, at.status == ST_PASS, spec->fast.second.min_speedup,
                                  0)) { /* not the runner's own */
                 at.status = ST_ERROR;
                 snprintf(at.summary, sizeof at.summary,
@@ -695,7 +693,7 @@ void stage_fast(const grade_ctx *g, fast_runner *r, stage_result *st)
         sb_printf(&st->details, "hint: %s\n",
                   hint_or(spec->hints.too_slow, "profile it (see the lab README) "
                                                 "and compare with the solution ladder"));
-    if (stop_contradicts(spec, f, fast_enough, spec->fast.min_speedup,
+    if (fast_stop_contradicts(spec, f, fast_enough, spec->fast.min_speedup,
                          gated_roof ? spec->fast.min_roofline : 0)) {
         /* the runner's record was not its own */
         st->status = ST_ERROR;

@@ -28,6 +28,13 @@ int fast_start(const grade_ctx *g, fast_runner *r);
 void fast_abandon(fast_runner *r);
 /* The stage, with the runner fast_start made (r->waiting) or a new one. */
 void stage_fast(const grade_ctx *g, fast_runner *r, stage_result *st);
+/* Whether the runner's early stop (f->decided) contradicts the verdict its
+ * figures give (passes, against these bars; roof_bar 0: none): a failure
+ * the figures do not show, or a sure pass they do not show (fewer rounds
+ * than asked, medians less precise, or a rule met with less to spare than
+ * fast_rules.h says). A runner so reporting was not the grader's own. */
+int fast_stop_contradicts(const lab_spec *spec, const fast_figures *f, int passes,
+                          double speedup_bar, double roof_bar);
 /* The unit of the lab's fast.flops() rate: "GFLOP/s" unless it says. */
 const char *rate_unit(const lab_spec *spec);
 

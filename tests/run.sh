@@ -62,7 +62,7 @@ unit_tests() {
     local bin=$OUT/unit
     if ! $CC -std=c11 -O1 -Wall -Wextra -Werror -Wno-format-truncation -Igrader -Icommon \
         -Itests/unit tests/unit/*.c grader/compare.c grader/stats.c grader/isolate.c grader/gpu_lock.c grader/device.c \
-        grader/text.c grader/judge.c grader/lab_spec.c grader/stages.c grader/requests.c grader/response.c grader/resources.c grader/symbols.c grader/gpu_clock.c grader/report.c grader/placement.c \
+        grader/text.c grader/judge.c grader/lab_spec.c grader/stages.c grader/requests.c grader/response.c grader/resources.c grader/symbols.c grader/gpu_clock.c grader/report.c grader/placement.c grader/fast.c grader/ladder.c \
         "$REGISTRY" labs/*/trusted/spec.c \
         -lm -pthread -o "$bin" 2>"$OUT/unit-build.log"; then
         fail unit/build "$(head -n 5 "$OUT/unit-build.log")"

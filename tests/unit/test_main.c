@@ -21,6 +21,7 @@ SUITE(response_tests)
 SUITE(gpu_clock_tests)
 SUITE(report_tests)
 SUITE(placement_tests)
+SUITE(fast_tests)
 
 static int run(const unit_test *tests, int n)
 {
@@ -56,5 +57,6 @@ int main(void)
     failed += run(resources_tests, resources_tests_count);
     failed += run(symbols_tests, symbols_tests_count);
     failed += run(placement_tests, placement_tests_count);
+    failed += run(fast_tests, fast_tests_count);
     return failed ? 1 : 0;
 }

@@ -1,0 +1,69 @@
+/* test_fast.c - the fast stage believes a runner's early stop only where
+ * the samples it was sent show the same verdict. */
+#include <string.h>
+
+#include "check.h"
+#include "fast.h"
+#include "fast_rules.h"
+
+extern const lab_spec LAB_01_VECTOR_ADD; /* 50% of copy, 3x, ceiling 40x */
+
+/* Lab 01's reference: 96% of copy, 4.5x, ten rounds of medians within 2%. */
+static fast_figures reference(int decided)
+{
+    fast_figures f;
+    memset(&f, 0, sizeof f);
+    f.decided = decided;
+    f.samples = f.min_rounds = 10;
+    f.sure_precise = 1;
+    f.speedup = 4.5;
+    f.roofline = 0.96;
+    f.gbps = 2880;
+    f.copy_gbps = 3000;
+    f.submission_ms = 0.2;
+    return f;
+}
+
+static int contradicts(const fast_figures *f, int passes)
+{
+    return fast_stop_contradicts(&LAB_01_VECTOR_ADD, f, passes, 3.0, 0.5);
+}
+
+/* Sampled in full, or stopped on a failure the figures show: believed. */
+static void a_stop_the_figures_show_is_believed(void)
+{
+    fast_figures f = reference(DECIDED_NOT);
+    CHECK(!contradicts(&f, 1) && !contradicts(&f, 0));
+    f = reference(DECIDED_FAR_BELOW);
+    CHECK(!contradicts(&f, 0));
+    f = reference(DECIDED_PASS);
+    CHECK(!contradicts(&f, 1));
+}
+
+/* A failure claimed for a pass, a sure pass claimed for a failure, or one
+ * stopped at a lucky moment: fewer rounds than asked, medians less
+ * precise, a bar or a limit too near. */
+static void a_stop_the_figures_do_not_show_is_not(void)
+{
+    fast_figures f = reference(DECIDED_FAR_BELOW);
+    CHECK(contradicts(&f, 1));
+    f = reference(DECIDED_PASS);
+    CHECK(contradicts(&f, 0));
+    f.samples = 3;
+    CHECK(contradicts(&f, 1));
+    f = reference(DECIDED_PASS);
+    f.sure_precise = 0;
+    CHECK(contradicts(&f, 1));
+    f = reference(DECIDED_PASS);
+    f.speedup = 3.2; /* 7% above its bar */
+    CHECK(contradicts(&f, 1));
+    f = reference(DECIDED_PASS);
+    f.gbps = 3150; /* 105% of copy: 5% under the physical limit */
+    CHECK(contradicts(&f, 1));
+}
+
+const unit_test fast_tests[] = {
+    TEST(a_stop_the_figures_show_is_believed),
+    TEST(a_stop_the_figures_do_not_show_is_not),
+};
+const int fast_tests_count = sizeof fast_tests / sizeof fast_tests[0];
