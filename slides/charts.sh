@@ -51,6 +51,8 @@ files=("$@")
 
 # One field of the JSON header line: "key": "text" or "key": number.
 field() { grep -o "\"$2\": \"\\?[^\",]*" "$1" | head -n 1 | sed 's/.*: "\?//'; }
+# A number field (nothing for null or a text).
+number() { grep -o "\"$2\": [-+0-9.eE]*" "$1" | head -n 1 | sed 's/.*: //'; }
 
 # roofline REPORT PNG TITLE: where a graded kernel of a lab with an
 # arithmetic peak (the report's gflops and peak_gflops) sits under the
@@ -58,10 +60,10 @@ field() { grep -o "\"$2\": \"\\?[^\",]*" "$1" | head -n 1 | sed 's/.*: "\?//'; }
 # data it must move, up to the peak. Nothing for the other labs.
 roofline() {
     local report=$1 png=$2 title=$3 gflops gbps copy peak
-    gflops=$(grep -o '"gflops": [0-9.e+-]*' "$report" | head -n 1 | sed 's/.*: //')
-    peak=$(grep -o '"peak_gflops": [0-9.e+-]*' "$report" | head -n 1 | sed 's/.*: //')
-    gbps=$(grep -o '"gbps": [0-9.e+-]*' "$report" | head -n 1 | sed 's/.*: //')
-    copy=$(grep -o '"copy_gbps": [0-9.e+-]*' "$report" | head -n 1 | sed 's/.*: //')
+    gflops=$(number "$report" gflops)
+    peak=$(number "$report" peak_gflops)
+    gbps=$(number "$report" gbps)
+    copy=$(number "$report" copy_gbps)
     [ -n "$gflops" ] && [ -n "$peak" ] && [ -n "$gbps" ] && [ -n "$copy" ] || return 0
     local intensity roof label
     intensity=$(awk -v f="$gflops" -v b="$gbps" 'BEGIN { printf "%.6g", f / b }')
@@ -132,8 +134,8 @@ for json in "${files[@]}"; do
     yours=""
     if [ -n "$mine" ]; then
         # The graded kernel as one more bar (kind 2), measured like the rungs.
-        frac=$(grep -o '"roofline_fraction": [0-9.e+-]*' "$mine" | head -n 1 | sed 's/.*: //')
-        ms=$(grep -o '"submission_ms": [0-9.e+-]*' "$mine" | head -n 1 | sed 's/.*: //')
+        frac=$(number "$mine" roofline_fraction)
+        ms=$(number "$mine" submission_ms)
         yours=$(awk -v roof="$roof" -v frac="${frac:-0}" -v ms="$ms" -v vendor_ms="${vendor_ms:-0}" '
             NR == 1 { first = $NF }
             END {
