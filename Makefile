@@ -214,12 +214,16 @@ predict: check-lab $(EMU_BUILD)/.built
 	  '$(or $(ANSWERS),labs/$(LAB_ID)/my_predictions.txt)'
 
 # Your kernels at the lab's largest work size, as a GPU's counters would see
-# them (sectors per request, bank conflicts, barriers), on the CPU.
-#   make counts LAB=NN [SUBMISSION=file.cu]
+# them (sectors per request, bank conflicts, barriers), on the CPU; LADDER=1
+# counts every rung of the lab's solution ladder instead, at SIZES (the
+# spec's dimensions in order, e.g. SIZES="1024 2048") or work's largest;
+# RAW=1 prints them as "RUNG KIND REQUESTS UNITS" lines, for scripts.
+#   make counts LAB=NN [SUBMISSION=file.cu | LADDER=1 [SIZES="..."] [RAW=1]]
 counts: check-lab $(EMU_BUILD)/.built
-	@BUILD=$(BUILD) EMU_BUILD=$(EMU_BUILD) CXX=$(CXX) CC=$(CC) EMU_CXXFLAGS='$(EMU_CXXFLAGS)' \
+	@BUILD=$(BUILD) EMU_BUILD=$(EMU_BUILD) CXX=$(CXX) CC=$(CC) EMU_CXXFLAGS='$(EMU_CXXFLAGS)' RUNGS_ARGS='$(if $(filter 1 yes,$(RAW)),--raw) $(SIZES)' \
 	  bash grader/predict/predict.sh $(LAB_ID) \
-	  '$(or $(SUBMISSION),labs/$(LAB_ID)/$(notdir $(firstword $(wildcard labs/$(LAB_ID)/*.cu))))' --counts
+	  '$(or $(SUBMISSION),labs/$(LAB_ID)/$(notdir $(firstword $(wildcard labs/$(LAB_ID)/*.cu))))' \
+	  $(if $(filter 1 yes,$(LADDER)),--rungs,--counts)
 
 grade-command: check-lab $(LAB_DEPS)
 	@echo "$(GRADE_CMD)"

@@ -1190,6 +1190,83 @@ predict_tests() {
     else fail predict/a_lab_without_questions_says_so "$(echo "$out" | head -c 300)"; fi
 }
 
+# The emulation's counts (common/emu: sectors per warp request, shared
+# passes per request) against what the hardware's own counters say, rung
+# by rung on the ladders whose lesson is memory access (labs 01, 03, 04):
+# within 5% on a GPU where Nsight Compute can read them
+# (tests/ncu_rungs.sh). Without one, the emulated counts must still show
+# each lesson (the naive transpose's scattered stores, the conflicted
+# tile's 32 passes, the padded tile's one).
+COUNTED_LADDERS="01-vector-add 03-transpose 04-reduction"
+rung_counts_emulated() { # lab -> "RUNG KIND REQUESTS UNITS" lines
+    make -s --no-print-directory counts LAB="$1" BUILD="$BUILD" LADDER=1 RAW=1 </dev/null
+}
+counters_tests() {
+    local lab dir=$OUT/counters
+    mkdir -p "$dir"
+    for lab in $COUNTED_LADDERS; do
+        selected "$lab" || continue
+        if ! rung_counts_emulated "$lab" >"$dir/$lab-emu.txt" 2>"$dir/$lab-emu.err"; then
+            fail "counters/$lab/emulated" "$(head -c 300 "$dir/$lab-emu.err")"
+            continue
+        fi
+        pass "counters/$lab/emulated"
+    done
+    if selected 03-transpose && [ -s "$dir/03-transpose-emu.txt" ]; then
+        # units per request of one rung and kind, from the emulated lines
+        per() { awk -v r="$1" -v k="$2" '$1 == r && $2 == k && $3 > 0 { printf "%.2f", $4 / $3 }' \
+            "$dir/03-transpose-emu.txt"; }
+        if [ "$(per v1_naive global_store)" = 32.00 ] && [ "$(per v1_naive global_load)" = 4.00 ] &&
+            [ "$(per v2_tiles_32x32_bank_conflicts shared_load)" = 32.00 ] &&
+            [ "$(per v3_tiles_padded_33 shared_load)" = 1.00 ]; then
+            pass counters/03-transpose/emulated_counts_show_the_lesson
+        else
+            fail counters/03-transpose/emulated_counts_show_the_lesson "$(tr '\n' ';' <"$dir/03-transpose-emu.txt")"
+        fi
+    fi
+}
+# The hardware's side, alone on the GPU (after the CLI tests): the rungs
+# under Nsight Compute, one case per rung, every kind of access within 5%
+# of the emulation's requests and units.
+counters_gpu_tests() {
+    local lab why= dir=$OUT/counters-gpu
+    mkdir -p "$dir"
+    [ "$HAVE_GPU" = 1 ] || why="needs a GPU ($GPU_REASON)"
+    [ -n "$why" ] || command -v ncu >/dev/null || why="needs Nsight Compute (ncu is not on the PATH)"
+    for lab in $COUNTED_LADDERS; do
+        selected "$lab" || continue
+        if [ -n "$why" ]; then
+            skip "counters/$lab/hardware" "$why"
+            continue
+        fi
+        if ! rung_counts_emulated "$lab" >"$dir/$lab-emu.txt" 2>"$dir/$lab-emu.err"; then
+            fail "counters/$lab/hardware" "the emulation: $(head -c 300 "$dir/$lab-emu.err")"
+            continue
+        fi
+        if ! bash tests/ncu_rungs.sh "$lab" >"$dir/$lab-ncu.txt" 2>"$dir/$lab-ncu.err"; then
+            fail "counters/$lab/hardware" "$(head -c 300 "$dir/$lab-ncu.err")"
+            continue
+        fi
+        # One case per rung: every kind's requests and units within 5%.
+        awk 'NR == FNR { emu[$1, $2] = $3 " " $4; rungs[$1]; next }
+             { hw[$1, $2] = $3 " " $4; seen[$1] }
+             function off(a, b) { return (a > b ? a - b : b - a) > 0.05 * (a > b ? a : b) }
+             END { for (r in rungs) {
+                       if (!(r in seen)) { printf "FAIL counters/%s/%s: ncu saw no such rung\n", lab, r; continue }
+                       bad = ""
+                       for (key in emu) {
+                           split(key, p, SUBSEP); if (p[1] != r) continue
+                           split(emu[key], e, " "); split(hw[key], h, " ")
+                           if (off(e[1], h[1]) || off(e[2], h[2]))
+                               bad = bad sprintf(" %s: emulated %.0f requests, %.0f units; ncu %.0f, %.0f;",
+                                                 p[2], e[1], e[2], h[1], h[2])
+                       }
+                       if (bad == "") printf "PASS counters/%s/%s\n", lab, r
+                       else printf "FAIL counters/%s/%s:%s\n", lab, r, bad } }' \
+            lab="$lab" "$dir/$lab-emu.txt" "$dir/$lab-ncu.txt" | sort | tee -a "$RESULTS"
+    done
+}
+
 # Is there a GPU? The trusted probe says.
 if "$BUILD/probe" >"$OUT/probe.txt" 2>&1; then
     HAVE_GPU=1
@@ -1239,6 +1316,7 @@ cpu_parts() {
     part emu && emu_tests
     part slides && slides_tests
     part facts && facts_tests
+    part counters && counters_tests
     # make new-lab, in a copy of the tree (tests/new_lab_test.sh)
     part newlab && bash tests/new_lab_test.sh 2>&1 | grep -E '^(PASS|FAIL|SKIP) ' | tee -a "$RESULTS"
 }
@@ -1269,6 +1347,7 @@ if [ "$HAVE_GPU" = 1 ]; then
     beside cpu cpu_parts
     part sandbox && sandbox_tests
     part cli && cli_tests
+    part counters && counters_gpu_tests
     beside class class_and_attacks
     part e2e && e2e_tests
     collect class
@@ -1277,6 +1356,7 @@ else
     cpu_parts
     part sandbox && sandbox_tests
     part cli && cli_tests
+    part counters && counters_gpu_tests
     class_and_attacks
     part e2e && e2e_tests
 fi

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# predict.sh LAB_ID SUBMISSION ANSWERS|--counts: builds make predict's program for a
-# lab (grader/predict/main.cu, the lab's trusted/predict.cu and lab.cu, its
-# spec, and the student's file, all for the CPU emulation, the CUDA files
-# with GCC's -fsanitize=thread hooks, which the emulation counts with) and
-# runs it on the answers file. Run by `make predict`, which sets BUILD,
+# predict.sh LAB_ID SUBMISSION ANSWERS|--counts|--rungs: builds make predict's
+# program for a lab (grader/predict/main.cu, the lab's trusted/predict.cu and
+# lab.cu, its spec, and the student's file, all for the CPU emulation, the
+# CUDA files with GCC's -fsanitize=thread hooks, which the emulation counts
+# with) and runs it on the answers file. --rungs builds grader/predict/rungs.cu
+# with the lab's solution ladder instead (SUBMISSION is ignored) and passes
+# it RUNGS_ARGS. Run by `make predict` and `make counts`, which set BUILD,
 # EMU_BUILD, CXX, CC and EMU_CXXFLAGS. The file runs as a plain program,
 # without the grader's sandbox: a student's tool for their own file, never
 # for grading someone else's (grader/SECURITY.md).
@@ -13,7 +15,14 @@ dir=labs/$lab
 # make counts: every lab, with no questions of its own if it has none.
 questions=$dir/trusted/predict.cu
 tool="make predict"
-if [ "$answers" = --counts ]; then
+if [ "$answers" = --rungs ]; then
+    tool="make counts LADDER=1"
+    submission=$dir/solution/ladder.cu
+    if [ ! -f "$submission" ]; then
+        echo "$tool: lab $lab has no solution ladder" >&2
+        exit 2
+    fi
+elif [ "$answers" = --counts ]; then
     tool="make counts"
     [ -f "$questions" ] || questions=grader/predict/no_questions.cu
 fi
@@ -35,10 +44,34 @@ compile_cu() { # source object
         $CXX $EMU_CXXFLAGS "${count_flags[@]}" -Igrader/predict -iquote "$(dirname "$1")" \
             -c "$2.cpp" -o "$2" >>"$log" 2>&1
 }
+# A ladder includes the reference (#include "reduce.cu"): those files are
+# rewritten into $out too, where the rewritten ladder finds them first.
+if [ "$answers" = --rungs ]; then
+    for included in $(sed -n 's/^#include "\([^"/]*\.cu\)".*/\1/p' "$submission"); do
+        "$EMU_BUILD/emu_rewrite" "$(dirname "$submission")/$included" "$out/$included" >>"$log" 2>&1 || {
+            echo "$tool: $included does not build for the CPU emulation (see $log)" >&2
+            exit 2
+        }
+    done
+fi
 if ! compile_cu "$submission" "$out/submission.o"; then
     echo "$tool: $submission does not build for the CPU emulation:" >&2
     grep -m 5 -E 'error' "$log" >&2
     exit 2
+fi
+if [ "$answers" = --rungs ]; then
+    compile_cu grader/predict/rungs.cu "$out/rungs.o" &&
+        compile_cu "$dir/trusted/lab.cu" "$out/lab.o" &&
+        $CC -std=c11 -O2 -Igrader -c "$dir/trusted/spec.c" -o "$out/spec.o" >>"$log" 2>&1 &&
+        $CC -std=c11 -O2 -Igrader -c grader/lab_spec.c -o "$out/lab_spec.o" >>"$log" 2>&1 &&
+        $CXX "$out"/{rungs,lab,submission,spec,lab_spec}.o "$EMU_BUILD/libcudaemu.a" -lm -lpthread \
+            -o "$out/rungs" >>"$log" 2>&1 || {
+        echo "$tool: building the ladder's counting program failed (see $log):" >&2
+        grep -m 5 -E 'error|undefined' "$log" >&2
+        exit 2
+    }
+    # shellcheck disable=SC2086 # the sizes, one word each
+    exec "$out/rungs" ${RUNGS_ARGS:-}
 fi
 compile_cu grader/predict/main.cu "$out/main.o" &&
     compile_cu "$questions" "$out/questions.o" &&
