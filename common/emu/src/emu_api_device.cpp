@@ -4,12 +4,24 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <map>
 
 namespace emu {
 namespace {
-const int sm_count = 16;
+/* 16 unless CUDA_EMU_SM_COUNT says otherwise: a program that sizes its
+ * grid by the SM count then launches what it would on that GPU (the
+ * counters' comparison with a real one sets it). */
+int sm_count()
+{
+    static const int count = [] {
+        const char *setting = std::getenv("CUDA_EMU_SM_COUNT");
+        int n = setting ? std::atoi(setting) : 0;
+        return n >= 1 && n <= 1024 ? n : 16;
+    }();
+    return count;
+}
 const int threads_per_sm = 2048;
 const int blocks_per_sm = 32;
 const int registers_per_sm = 65536;
@@ -59,7 +71,7 @@ cudaDeviceProp describe_device()
     p.minor = 0;
     p.textureAlignment = 512;
     p.texturePitchAlignment = 32;
-    p.multiProcessorCount = sm_count;
+    p.multiProcessorCount = sm_count();
     p.canMapHostMemory = 1;
     p.concurrentKernels = 1;
     p.asyncEngineCount = 2;
@@ -332,6 +344,6 @@ cudaError_t emu_occupancy_max_potential_block_size(int *min_grid_size, int *bloc
     if (best_size == 0) /* a limit below one warp */
         best_size = limit;
     *block_size = best_size;
-    *min_grid_size = blocks_per_multiprocessor(best_size, dynamic_shared_bytes) * sm_count;
+    *min_grid_size = blocks_per_multiprocessor(best_size, dynamic_shared_bytes) * sm_count();
     return cudaSuccess;
 }

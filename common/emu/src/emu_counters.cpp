@@ -7,7 +7,14 @@
  * has executed that instruction): the lanes' n-th execution of one load is
  * one warp request, whatever order the lanes ran in. When the block ends,
  * every request is reduced to its sectors or passes and added to its
- * kernel's counts. */
+ * kernel's counts.
+ *
+ * A vector (a float4 copied whole) is one access of its full size, as the
+ * GPU's one vector instruction: emu_vector_types.h copies it in one move.
+ * Scalar accesses are never joined, even neighbouring ones: nvcc issues
+ * them one by one unless it can prove the pair aligned (s[t] and s[t + 1]
+ * in lab 04's reductions are two shared loads on an H100 or H200, and
+ * Nsight Compute counts both). */
 /* The standard headers first: the emulation's keyword macros (__noinline__
  * and friends) would break newer libstdc++'s own attributes. */
 #include <algorithm>
@@ -86,27 +93,6 @@ unsigned long long distinct_bytes(std::vector<std::pair<std::uint64_t, std::uint
 std::unordered_map<request_key, request_units, request_hash> requests;
 std::unordered_map<std::uint64_t, std::uint32_t> executed; /* (thread, pc) -> times */
 unsigned long long block_barriers = 0;
-
-/* The CPU splits a vector access (a float4) into scalar ones, one after
- * the other; the GPU makes one. So an access that continues the thread's
- * previous one (the next bytes, same direction, nothing between) joins its
- * request while the whole stays an aligned 16 bytes or less. Two scalar
- * accesses of neighbouring elements in a row join too, as nvcc may make
- * them one. A barrier ends every thread's run. */
-struct last_access {
-    request_key key;
-    std::uint64_t start, end;
-    bool valid;
-};
-std::unordered_map<std::uint64_t, last_access> previous; /* thread -> its last access */
-
-bool continues(const last_access &l, std::uint64_t address, std::size_t size, bool store, bool shared)
-{
-    std::uint64_t total = l.end - l.start + size, span = 1;
-    while (span < total) span *= 2; /* the vector it would be: 4, 8 or 16 bytes */
-    return l.valid && l.key.store == store && l.key.shared == shared && address == l.end && total <= 16 &&
-           l.start % span == 0;
-}
 
 kernel_count &current_kernel() { return kernels()[current_kernel_name]; }
 
@@ -217,14 +203,12 @@ void counters_block_begin()
         return;
     requests.clear();
     executed.clear();
-    previous.clear();
     block_barriers = 0;
 }
 
 void counters_barrier()
 {
     block_barriers++;
-    previous.clear();
 }
 
 void counters_block_end(unsigned int threads)
@@ -255,16 +239,8 @@ void counters_access(const void *address, std::size_t size, bool store, std::uin
         return;
     std::uint64_t thread = (std::uint64_t)(block->current - block->threads);
     std::uint64_t first = (std::uint64_t)address, last = first + size - 1;
-    last_access &l = previous[thread];
-    request_key key;
-    if (continues(l, first, size, store, shared)) {
-        key = l.key;
-        l.end += size;
-    } else {
-        std::uint32_t occurrence = executed[thread << 48 ^ pc]++;
-        key = request_key{pc, occurrence, (std::uint16_t)block->current->warp, store, shared};
-        l = last_access{key, first, first + size, true};
-    }
+    std::uint32_t occurrence = executed[thread << 48 ^ pc]++;
+    request_key key{pc, occurrence, (std::uint16_t)block->current->warp, store, shared};
     request_units &request = requests[key];
     request.bytes.emplace_back(first, first + size);
     unsigned int unit = shared ? 4 : 32;

@@ -2,12 +2,18 @@
  *
  * The emulator runs one CUDA thread at a time on one host thread and switches
  * only at synchronisation points, so a plain read-modify-write is already
- * indivisible.  Each returns the old value, as CUDA's do. */
+ * indivisible.  Each returns the old value, as CUDA's do.
+ *
+ * Not counted as loads or stores where the memory counters are on (a file
+ * built with -fsanitize=thread): a GPU's atomic is an instruction of its
+ * own (ATOM/RED, ATOMS), which its load and store counters leave out too. */
 #ifndef EMU_ATOMICS_H
 #define EMU_ATOMICS_H
 
+#define EMU_NOT_COUNTED __attribute__((no_sanitize_thread))
+
 #define EMU_ATOMIC_RMW(name, T, update)                                                         \
-    inline T name(T *address, T value)                                                          \
+    EMU_NOT_COUNTED inline T name(T *address, T value)                                          \
     {                                                                                           \
         T old = *address;                                                                       \
         *address = (update);                                                                    \
@@ -28,7 +34,7 @@
     EMU_ATOMIC_RMW(atomicAnd, T, old & value)                                                   \
     EMU_ATOMIC_RMW(atomicOr, T, old | value)                                                    \
     EMU_ATOMIC_RMW(atomicXor, T, old ^ value)                                                   \
-    inline T atomicCAS(T *address, T compare, T value)                                          \
+    EMU_NOT_COUNTED inline T atomicCAS(T *address, T compare, T value)                          \
     {                                                                                           \
         T old = *address;                                                                       \
         if (old == compare)                                                                     \
@@ -51,7 +57,7 @@ EMU_ATOMIC_RMW(atomicAdd, double, old + value)
 EMU_ATOMIC_RMW(atomicInc, unsigned int, old >= value ? 0u : old + 1u)
 EMU_ATOMIC_RMW(atomicDec, unsigned int, (old == 0u || old > value) ? value : old - 1u)
 
-inline unsigned short atomicCAS(unsigned short *address, unsigned short compare, unsigned short value)
+EMU_NOT_COUNTED inline unsigned short atomicCAS(unsigned short *address, unsigned short compare, unsigned short value)
 {
     unsigned short old = *address;
     if (old == compare)
@@ -62,4 +68,5 @@ inline unsigned short atomicCAS(unsigned short *address, unsigned short compare,
 #undef EMU_ATOMIC_INTEGER
 #undef EMU_ATOMIC_ARITHMETIC
 #undef EMU_ATOMIC_RMW
+#undef EMU_NOT_COUNTED
 #endif
