@@ -156,7 +156,6 @@ static const struct { const char *mark, *header, *feature; } EMULATION_LACKS[] =
      "WMMA fragments other than 16 x 16 x 16 with half inputs (tf32, bf16, int8, 32 x 8, 8 x 32)"},
     {"cuda::pipeline", "cuda/pipeline", "cuda::pipeline"},
     {NULL, "cuda/barrier", "cuda::barrier"},
-    {"memcpy_async", "cuda_pipeline.h", "asynchronous copies (memcpy_async)"},
     {"__nv_bfloat16", "cuda_bf16.h", "bfloat16"},
     {NULL, NULL, NULL}};
 

@@ -6,6 +6,7 @@
 #include <cstdarg>
 #include <cstdint>
 #include <cstdio>
+#include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 #include <string>
 #include <vector>
@@ -467,6 +468,45 @@ static void test_shared()
     cudaFree(out);
 }
 
+// Asynchronous copies (<cuda_pipeline.h>): each thread copies a float4 of
+// the input into shared memory, the last thread's copy zero-filled, then
+// every thread writes back its neighbour's, after the wait and a barrier.
+__global__ void pipeline_copies(const float *in, float *out)
+{
+    __shared__ float4 stage[32];
+    unsigned t = threadIdx.x;
+    __pipeline_memcpy_async(&stage[t], in + 4 * t, 16, t == 31 ? 16 : 0);
+    __pipeline_commit();
+    __pipeline_wait_prior(0);
+    __syncthreads();
+    float4 v = stage[(t + 1) % 32];
+    out[4 * t] = v.x, out[4 * t + 1] = v.y, out[4 * t + 2] = v.z, out[4 * t + 3] = v.w;
+}
+
+static void test_pipeline_copies()
+{
+    float *in, *out;
+    cudaMalloc(&in, 128 * sizeof(float));
+    cudaMalloc(&out, 128 * sizeof(float));
+    std::vector<float> h(128);
+    for (int i = 0; i < 128; ++i)
+        h[i] = (float)(i + 1);
+    cudaMemcpy(in, h.data(), 128 * sizeof(float), cudaMemcpyHostToDevice);
+    pipeline_copies<<<1, 32>>>(in, out);
+    bool launched = cudaDeviceSynchronize() == cudaSuccess;
+    std::vector<float> r = download(out, 128);
+    bool ok = launched;
+    for (int t = 0; t < 32; ++t)
+        for (int j = 0; j < 4; ++j) {
+            int from = ((t + 1) % 32) * 4 + j;
+            ok = ok && r[4 * t + j] == (from >= 124 ? 0.0f : (float)(from + 1));
+        }
+    report("pipeline_memcpy_async_copies_and_zero_fills", ok, "launched %d, out[0] %g, out[120] %g", launched,
+           r[0], r[120]);
+    cudaFree(in);
+    cudaFree(out);
+}
+
 // ---------------------------------------------------------------- launch configuration
 __global__ void mark(int *flag) { *flag = 1; }
 
@@ -860,6 +900,7 @@ int main()
     test_warps();
     test_atomics();
     test_shared();
+    test_pipeline_copies();
     test_configurations();
     test_runtime_api();
     test_intrinsics_and_templates();
