@@ -8,33 +8,62 @@
  *   v3 v2 with the next tile prefetched into registers (the lecture slides' example).
  *   v4 2-D register tiling: a 128 x 128 tile per block, 8 x 8 outputs per
  *      thread, float4 loads: 16 FMAs per shared-memory load.
- *   v5 (this file) v4 with two shared buffers: the next tile is loaded from
- *      global memory while this one is computed, one barrier per tile.
+ *   v5 v4 with two shared buffers: the next tile is loaded from global
+ *      memory while this one is computed, one barrier per tile.
+ *   v6 (this file) warp tiles, a pipeline of asynchronous copies, and tile
+ *      sizes chosen by measuring; each idea below.
  *
- * How the threads map to the data. A block of 256 threads owns a 128 x 128
- * tile of C. Thread (ty, tx) = (t / 16, t % 16) holds 8 x 8 outputs in
- * registers: rows ty*4 .. ty*4+3 and 64+ty*4 .. 64+ty*4+3 of the tile,
- * columns tx*4 .. tx*4+3 and 64+tx*4 .. 64+tx*4+3. Splitting each side in
- * two halves 64 apart lets a warp read its operands from shared memory as
- * float4 without bank conflicts (16 threads read 16 consecutive float4s of
- * a B row; the A values are the same for 16 threads, a broadcast).
+ * v5 reached about 82% of cuBLAS. Its FMA units are nearly the limit, and
+ * the gap is the instructions that are not FMAs: a warp issues one
+ * instruction at a time, so every shared-memory load, address computation,
+ * copy and barrier takes the place of an FMA. v6 removes most of them.
  *
- * Along k the block walks in steps of BK = 8. Per step each thread loads
- * one float4 of the A tile (128 x 8) and one of the B tile (8 x 128) from
- * global memory, stores them to shared memory (A transposed, so that the
- * 8 rows a thread needs at one k are 2 float4s), and then, for each of the
- * 8 k, reads 2 float4 of A and 2 of B (16 values) and does 64 FMAs with
- * them. That is 16 FMAs per shared load where the shared-tile kernel does
- * 0.5: the FMA units, not the shared-memory pipe, are now the limit.
+ * 1. Warp tiles. The threads of a warp share a rectangle of C (WM x WN,
+ *    here 64 x 64), laid out as 8 rows x 4 columns of threads, each with
+ *    TM x TN outputs (8 x 16) in runs of 4 spread over the rectangle. At
+ *    each k, a warp then needs only 64 values of A and 64 of B from shared
+ *    memory: a float4 read of A touches 8 distinct addresses (threads in
+ *    the same row of the warp get the same words, a broadcast), one of B
+ *    4; 128 and 64 bytes, one pass through the banks each. In v5 a warp
+ *    was two rows of 16 threads across the whole 128-wide tile: each float4
+ *    read of B touched 16 addresses, 256 bytes, two passes.
+ * 2. More outputs per thread. 8 x 16 outputs need 8 + 16 values per k: 6
+ *    float4 loads feed 128 FMAs (v5: 4 loads for 64). The 128 accumulators
+ *    take registers: about 210 per thread, so a block is 4 warps (128
+ *    threads) and two blocks share an SM.
+ * 3. Asynchronous copies (cp.async, sm_80 and later, through the
+ *    __pipeline_* functions of <cuda_pipeline.h>). A copy goes from global
+ *    to shared memory without passing through registers: no registers held
+ *    for the next tile, no store instructions, and the thread does not wait
+ *    for it until it needs the data. A is copied 4 bytes at a time so that
+ *    it lands transposed (sA[k][m]), where a thread's rows at one k are
+ *    float4s; B 16 bytes at a time, as it is (sB[k][n]).
+ * 4. A pipeline of STAGES (3) shared buffers. While the FMAs work on tile
+ *    t, the copies of tiles t + 1 and t + 2 are in flight, so a slow global
+ *    load (hundreds of cycles) has two tiles' FMAs to hide behind, not one.
+ *    Each thread commits its copies of a tile as a group; before tile t
+ *    it waits until at most STAGES - 2 groups are still in flight (tile t's
+ *    has landed), and one __syncthreads() makes every thread's copies
+ *    visible and tells everyone that the buffer of tile t - 1 is free for
+ *    tile t + STAGES - 1. One barrier per tile, as in v5.
+ * 5. BK = 16 instead of 8: half the barriers, waits and address updates
+ *    per FMA.
+ * 6. The sizes (block tile, warp tile, BK, STAGES) were chosen by a sweep
+ *    on the H100: a family of variants timed against cuBLAS at 4096^3, of
+ *    which the constants below won. They are not universal; another GPU
+ *    may prefer others.
  *
- * Any size. Loads outside A or B (a partial tile at the bottom, the right
- * or the end of k) read 0 instead, so a partial tile adds 0 * 0 to the
- * sums; stores outside C are skipped. float4 loads need 16-byte aligned
- * addresses: the rows of A start aligned when d_a is aligned and k % 4 ==
- * 0, the rows of B when d_b is aligned and n % 4 == 0. The host checks each
- * operand and picks a kernel that reads it as float4 or as four floats (the
- * same bytes, more instructions); C is stored as float4 under the same
- * kind of condition. k == 0 runs no tile and stores the zeros.
+ * Any size. The interior tiles (all of the block's rows and columns
+ * inside C, all of the tile's k inside A and B) copy without a single
+ * test. The others copy what is inside and store 0 where a value would
+ * lie outside, so a partial tile adds 0 * 0 to the sums; stores outside C
+ * are skipped. k == 0 runs no tile and stores the zeros.
+ *
+ * Any alignment. A is copied 4 bytes at a time, which any float pointer
+ * and any k allow. B's 16-byte copies need every row of B to start on 16
+ * bytes: d_b aligned and n % 4 == 0. When that fails, a second version of
+ * the kernel (VEC_B = false) copies B 4 bytes at a time. C is stored as
+ * float4 under the same kind of condition (vec_c).
  *
  * Blocks are numbered along a column of GROUP = 8 tile rows before moving
  * right, so the blocks running at the same time share A rows and B columns
@@ -42,134 +71,206 @@
  */
 #include <stdint.h>
 
+#include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 
-#define MM_BM 128    /* rows of C per block */
-#define MM_BN 128    /* columns of C per block */
-#define MM_BK 8      /* depth of one tile along k */
-#define MM_PAD 4     /* A tile row padding: stores of the transposed A avoid bank conflicts */
-#define MM_THREADS 256
-#define MM_GROUP 8
+/* The reference's shape, chosen by the sweep. The ladder (ladder.cu) builds
+ * its intermediate rungs from the same kernel with other values. */
+#define MM_BM 128       /* rows of C per block */
+#define MM_BN 128       /* columns of C per block */
+#define MM_BK 16        /* depth of one tile along k */
+#define MM_WM 64        /* rows of C per warp */
+#define MM_WN 64        /* columns of C per warp */
+#define MM_LANE_ROWS 8  /* a warp's 32 threads as 8 rows x 4 columns */
+#define MM_STAGES 3     /* shared buffers in the copy pipeline */
+#define MM_MIN_BLOCKS 2 /* blocks per SM the registers must allow (__launch_bounds__) */
+#define MM_GROUP 8      /* tile rows walked together, for L2 reuse */
 
-/* One operand tile's share of one thread: a float4 from global memory, or 0
- * outside the matrix. VEC: read it as one float4 (the address is aligned
- * and the four values are all inside or all outside); else as four floats,
- * each checked. */
-template <bool VEC>
-__device__ __forceinline__ float4 mm_load4(const float *__restrict__ base, int row, int rows,
-                                           int col, int cols)
-{
-    float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-    if (row >= rows) return v;
-    const float *p = base + (size_t)row * cols + col;
-    if (VEC) {
-        if (col < cols) v = __ldg(reinterpret_cast<const float4 *>(p));
-    } else {
-        if (col + 0 < cols) v.x = __ldg(p + 0);
-        if (col + 1 < cols) v.y = __ldg(p + 1);
-        if (col + 2 < cols) v.z = __ldg(p + 2);
-        if (col + 3 < cols) v.w = __ldg(p + 3);
-    }
-    return v;
-}
+/* Everything that follows from a choice of tile sizes. */
+template <int BM_, int BN_, int BK_, int WM_, int WN_, int LANE_ROWS_, int STAGES_, int MIN_BLOCKS_>
+struct mm_tiling {
+    static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_;
+    static constexpr int STAGES = STAGES_, MIN_BLOCKS = MIN_BLOCKS_;
+    static constexpr int LANE_ROWS = LANE_ROWS_, LANE_COLS = 32 / LANE_ROWS_;
+    static constexpr int TM = WM / LANE_ROWS, TN = WN / LANE_COLS; /* outputs per thread */
+    static constexpr int WARPS_N = BN / WN, WARPS = (BM / WM) * WARPS_N;
+    static constexpr int THREADS = 32 * WARPS;
+    /* Shared memory, per stage: sA[k][m] with rows padded by 4 floats (the
+     * 4-byte copies of one warp then land in 32 different banks), and
+     * sB[k][n]. float4 reads stay aligned: both row lengths are multiples
+     * of 4. */
+    static constexpr int A_LD = BM + 4;
+    static constexpr int A_STAGE = BK * A_LD, STAGE = A_STAGE + BK * BN;
+    static constexpr size_t SMEM = (size_t)STAGES * STAGE * sizeof(float);
+    /* The copies of one tile. A: a warp copies 4 rows x 8 columns (k) per
+     * instruction, whole 32-byte sectors from global memory; KH warps side
+     * by side cover BK, the others further down, A_ROWS rows per pass, in
+     * A_COPIES passes. B: a row is BN / 4 float4s; B_ROWS rows per pass,
+     * B_COPIES passes. */
+    static constexpr int KH = BK / 8;
+    static constexpr int A_ROWS = 4 * (WARPS / KH), A_COPIES = BM / A_ROWS;
+    static constexpr int B_ROWS = THREADS / (BN / 4), B_COPIES = BK / B_ROWS;
 
-/* PREFETCH = true is this file's kernel (v5); false is the ladder's v4:
- * one shared buffer, loaded, used, and released with two barriers. */
-template <bool VEC_A, bool VEC_B, bool PREFETCH>
-__global__ void __launch_bounds__(MM_THREADS, 2)
-mm_register_tiled(const float *__restrict__ a, const float *__restrict__ b,
-                  float *__restrict__ c, int m, int n, int k, int tiles_m, int tiles_n,
-                  bool vec_c)
+    static_assert(LANE_ROWS * LANE_COLS == 32, "a warp is 32 threads");
+    static_assert(BM % WM == 0 && BN % WN == 0, "warp tiles cover the block's tile");
+    static_assert(TM % 4 == 0 && TN % 4 == 0, "a thread's outputs come in runs of 4");
+    static_assert(BK % 8 == 0 && WARPS % KH == 0 && BM % A_ROWS == 0, "A's copies fit the tile");
+    static_assert(THREADS % (BN / 4) == 0 && BK % B_ROWS == 0, "B's copies fit the tile");
+    static_assert(STAGES >= 2, "one stage computed while the next is copied");
+};
+
+typedef mm_tiling<MM_BM, MM_BN, MM_BK, MM_WM, MM_WN, MM_LANE_ROWS, MM_STAGES, MM_MIN_BLOCKS>
+    mm_reference_tiling;
+
+/* VEC_B: B is copied as float4s (16-byte aligned rows); else as floats. */
+template <class T, bool VEC_B>
+__global__ void __launch_bounds__(T::THREADS, T::MIN_BLOCKS)
+mm_warp_tiled(const float *__restrict__ a, const float *__restrict__ b, float *__restrict__ c,
+              int m, int n, int k, int tiles_m, int tiles_n, bool vec_c)
 {
-    __shared__ __align__(16) float sa[2][MM_BK][MM_BM + MM_PAD]; /* sa[.][kk][row] */
-    __shared__ __align__(16) float sb[2][MM_BK][MM_BN];          /* sb[.][kk][col] */
+    /* STAGES buffers of A and B tiles: more than the 48 KiB a static
+     * __shared__ array may have, so dynamic (sized at the launch). float4:
+     * 16-byte aligned. */
+    extern __shared__ float4 mm_smem[];
+    float *smem = reinterpret_cast<float *>(mm_smem);
 
     /* Which tile of C: groups of MM_GROUP tile rows, column after column. */
     int per_group = MM_GROUP * tiles_n;
     int group = blockIdx.x / per_group, first_m = group * MM_GROUP;
     int rows_in_group = min(tiles_m - first_m, MM_GROUP);
     int in_group = blockIdx.x - group * per_group;
-    int row0 = (first_m + in_group % rows_in_group) * MM_BM;
-    int col0 = (in_group / rows_in_group) * MM_BN;
+    int row0 = (first_m + in_group % rows_in_group) * T::BM;
+    int col0 = (in_group / rows_in_group) * T::BN;
 
-    int t = threadIdx.x, tx = t % 16, ty = t / 16;
-    /* This thread's share of the loads: A tile row a_r, columns a_c..+3;
-     * B tile row b_r, columns b_c..+3. */
-    int a_r = t / 2, a_c = (t % 2) * 4;
-    int b_r = t / 32, b_c = (t % 32) * 4;
+    int t = threadIdx.x, lane = t % 32, warp = t / 32;
+    /* This thread's outputs: warp (wr, wc) of the block, lane (ly, lx) of
+     * the warp. */
+    int wr = warp / T::WARPS_N, wc = warp % T::WARPS_N;
+    int ly = lane / T::LANE_COLS, lx = lane % T::LANE_COLS;
 
-    float acc[8][8];
+    /* This thread's copies: A row a_r, column a_k of the tile, then A_ROWS
+     * rows further per pass; B row b_r, columns b_c .. b_c + 3, then B_ROWS
+     * rows further per pass. Each is a pointer for the first tile and a
+     * fixed step, so the loop computes almost no addresses. */
+    int a_r = lane / 8 + 4 * (warp / T::KH), a_k = lane % 8 + 8 * (warp % T::KH);
+    int b_r = t / (T::BN / 4), b_c = (t % (T::BN / 4)) * 4;
+    const float *a_src = a + (size_t)(row0 + a_r) * k + a_k;
+    const float *b_src = b + (size_t)b_r * n + col0 + b_c;
+    size_t a_step = (size_t)T::A_ROWS * k, b_step = (size_t)T::B_ROWS * n;
+    int a_dst = a_k * T::A_LD + a_r, b_dst = b_r * T::BN + b_c;
+    /* For the edge tiles: how many of this thread's A passes are on rows
+     * of A (they are in order down the tile), and whether the block's tile
+     * lies inside C. */
+    int a_left = m - row0 - a_r;
+    int a_passes_in = a_left <= 0 ? 0 : (a_left + T::A_ROWS - 1) / T::A_ROWS;
+    bool whole_block = row0 + T::BM <= m && col0 + T::BN <= n;
+    int tiles_k = (k + T::BK - 1) / T::BK;
+
+    /* Start the copies of tile `tile` into stage s. */
+    auto copy_tile = [&](int s, int tile) {
+        int k0 = (tile) * T::BK;
+        float *sa = smem + s * T::STAGE + a_dst, *sb = smem + s * T::STAGE + T::A_STAGE + b_dst;
+        const float *pa = a_src + k0, *pb = b_src + (size_t)k0 * n;
+        if (VEC_B && whole_block && k0 + T::BK <= k) {
+            /* Interior: no tests. */
 #pragma unroll
-    for (int i = 0; i < 8; i++)
+            for (int i = 0; i < T::A_COPIES; i++)
+                __pipeline_memcpy_async(sa + i * T::A_ROWS, pa + i * a_step, 4);
 #pragma unroll
-        for (int j = 0; j < 8; j++) acc[i][j] = 0.0f;
-
-    int tiles_k = (k + MM_BK - 1) / MM_BK;
-    float4 ra, rb;
-
-#define MM_LOAD(tile)                                                                   \
-    do {                                                                                \
-        ra = mm_load4<VEC_A>(a, row0 + a_r, m, (tile) * MM_BK + a_c, k);                \
-        rb = mm_load4<VEC_B>(b, (tile) * MM_BK + b_r, k, col0 + b_c, n);                \
-    } while (0)
-#define MM_STORE(buf)                                                                   \
-    do {                                                                                \
-        sa[buf][a_c + 0][a_r] = ra.x;                                                   \
-        sa[buf][a_c + 1][a_r] = ra.y;                                                   \
-        sa[buf][a_c + 2][a_r] = ra.z;                                                   \
-        sa[buf][a_c + 3][a_r] = ra.w;                                                   \
-        *reinterpret_cast<float4 *>(&sb[buf][b_r][b_c]) = rb;                           \
-    } while (0)
-
-    if (PREFETCH) {
-        if (tiles_k > 0) {
-            MM_LOAD(0);
-            MM_STORE(0);
+            for (int i = 0; i < T::B_COPIES; i++)
+                __pipeline_memcpy_async(sb + i * T::B_ROWS * T::BN, pb + i * b_step, 16);
+            return;
         }
-        __syncthreads();
+        /* An edge: copy what lies inside A and B, store 0 for the rest. */
+        bool a_k_in = k0 + a_k < k;
+#pragma unroll
+        for (int i = 0; i < T::A_COPIES; i++) {
+            if (a_k_in && i < a_passes_in)
+                __pipeline_memcpy_async(sa + i * T::A_ROWS, pa + i * a_step, 4);
+            else
+                sa[i * T::A_ROWS] = 0.0f;
+        }
+#pragma unroll
+        for (int i = 0; i < T::B_COPIES; i++) {
+            bool row_in = k0 + b_r + i * T::B_ROWS < k;
+            float *d = sb + i * T::B_ROWS * T::BN;
+            const float *p = pb + i * b_step;
+            if (VEC_B) {
+                /* n % 4 == 0: the four columns are all inside or all outside. */
+                if (row_in && col0 + b_c < n)
+                    __pipeline_memcpy_async(d, p, 16);
+                else
+                    *reinterpret_cast<float4 *>(d) = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+            } else {
+#pragma unroll
+                for (int j = 0; j < 4; j++) {
+                    if (row_in && col0 + b_c + j < n)
+                        __pipeline_memcpy_async(d + j, p + j, 4);
+                    else
+                        d[j] = 0.0f;
+                }
+            }
+        }
+    };
+
+    float acc[T::TM][T::TN];
+#pragma unroll
+    for (int i = 0; i < T::TM; i++)
+#pragma unroll
+        for (int j = 0; j < T::TN; j++) acc[i][j] = 0.0f;
+
+    /* Fill the pipeline: tiles 0 .. STAGES - 2 in flight, one group each
+     * (a group may be empty: the counting stays the same for every tile). */
+#pragma unroll
+    for (int s = 0; s < T::STAGES - 1; s++) {
+        if (s < tiles_k) copy_tile(s, s);
+        __pipeline_commit();
     }
+
+    int s_read = 0, s_write = T::STAGES - 1; /* the stages of tile and tile + STAGES - 1 */
     for (int tile = 0; tile < tiles_k; tile++) {
-        int cur = PREFETCH ? tile & 1 : 0;
-        if (PREFETCH) {
-            /* Issue the next tile's loads now; they travel while we compute. */
-            if (tile + 1 < tiles_k) MM_LOAD(tile + 1);
-        } else {
-            MM_LOAD(tile);
-            MM_STORE(0);
-            __syncthreads();
-        }
+        /* This thread's copies of `tile` have landed (later groups may
+         * still be in flight); after the barrier everyone's have, and
+         * everyone has finished with tile - 1, whose stage is s_write. */
+        __pipeline_wait_prior(T::STAGES - 2);
+        __syncthreads();
+        if (tile + T::STAGES - 1 < tiles_k) copy_tile(s_write, tile + T::STAGES - 1);
+        __pipeline_commit();
 
+        /* The FMAs: at each k, a float4 per run of 4 rows of A and of 4
+         * columns of B, and TM x TN FMAs. */
+        const float *sa = smem + s_read * T::STAGE + wr * T::WM + ly * 4;
+        const float *sb = smem + s_read * T::STAGE + T::A_STAGE + wc * T::WN + lx * 4;
 #pragma unroll
-        for (int kk = 0; kk < MM_BK; kk++) {
-            float4 a0 = *reinterpret_cast<const float4 *>(&sa[cur][kk][ty * 4]);
-            float4 a1 = *reinterpret_cast<const float4 *>(&sa[cur][kk][64 + ty * 4]);
-            float4 b0 = *reinterpret_cast<const float4 *>(&sb[cur][kk][tx * 4]);
-            float4 b1 = *reinterpret_cast<const float4 *>(&sb[cur][kk][64 + tx * 4]);
-            float av[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
-            float bv[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
+        for (int kk = 0; kk < T::BK; kk++) {
+            float av[T::TM], bv[T::TN];
 #pragma unroll
-            for (int i = 0; i < 8; i++)
+            for (int i = 0; i < T::TM / 4; i++) {
+                float4 v = *reinterpret_cast<const float4 *>(sa + kk * T::A_LD + i * T::LANE_ROWS * 4);
+                av[4 * i] = v.x, av[4 * i + 1] = v.y, av[4 * i + 2] = v.z, av[4 * i + 3] = v.w;
+            }
 #pragma unroll
-                for (int j = 0; j < 8; j++) acc[i][j] = fmaf(av[i], bv[j], acc[i][j]);
+            for (int j = 0; j < T::TN / 4; j++) {
+                float4 v = *reinterpret_cast<const float4 *>(sb + kk * T::BN + j * T::LANE_COLS * 4);
+                bv[4 * j] = v.x, bv[4 * j + 1] = v.y, bv[4 * j + 2] = v.z, bv[4 * j + 3] = v.w;
+            }
+#pragma unroll
+            for (int i = 0; i < T::TM; i++)
+#pragma unroll
+                for (int j = 0; j < T::TN; j++) acc[i][j] = fmaf(av[i], bv[j], acc[i][j]);
         }
-
-        if (PREFETCH) {
-            /* The other buffer was last read before the previous barrier. */
-            if (tile + 1 < tiles_k) MM_STORE(cur ^ 1);
-        }
-        __syncthreads(); /* this tile is used up (v4) / the next one is stored (v5) */
+        s_read = s_read + 1 == T::STAGES ? 0 : s_read + 1;
+        s_write = s_write + 1 == T::STAGES ? 0 : s_write + 1;
     }
-#undef MM_LOAD
-#undef MM_STORE
 
-    /* Store the 8 x 8 outputs, skipping those outside C. */
+    /* Store the outputs, skipping those outside C. */
 #pragma unroll
-    for (int i = 0; i < 8; i++) {
-        int row = row0 + (i / 4) * 64 + ty * 4 + i % 4;
+    for (int i = 0; i < T::TM; i++) {
+        int row = row0 + wr * T::WM + (i / 4) * (T::LANE_ROWS * 4) + ly * 4 + i % 4;
         if (row >= m) continue;
 #pragma unroll
-        for (int h = 0; h < 2; h++) {
-            int col = col0 + h * 64 + tx * 4;
+        for (int h = 0; h < T::TN / 4; h++) {
+            int col = col0 + wc * T::WN + h * (T::LANE_COLS * 4) + lx * 4;
             float *dst = c + (size_t)row * n + col;
             const float *v = &acc[i][h * 4];
             if (vec_c && col < n) {
@@ -188,35 +289,37 @@ static bool mm_aligned16(const void *p)
     return ((uintptr_t)p & 15) == 0;
 }
 
-/* Launch the register-tiled kernel, picking float4 or scalar reads for
- * each operand. Shared by the ladder's v4 (PREFETCH = false). */
-template <bool PREFETCH>
-static cudaError_t mm_launch_register_tiled(const float *d_a, const float *d_b, float *d_c,
-                                            int m, int n, int k, cudaStream_t stream)
+template <class T, bool VEC_B>
+static cudaError_t mm_launch_warp_tiled_as(const float *d_a, const float *d_b, float *d_c, int m,
+                                           int n, int k, cudaStream_t stream)
+{
+    /* A kernel may use more than 48 KiB of dynamic shared memory only once
+     * it has asked for it; asked once per kernel, on the first call. */
+    static const cudaError_t opted_in = cudaFuncSetAttribute(
+        mm_warp_tiled<T, VEC_B>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)T::SMEM);
+    if (opted_in != cudaSuccess) return opted_in;
+    int tiles_m = (m + T::BM - 1) / T::BM, tiles_n = (n + T::BN - 1) / T::BN;
+    unsigned blocks = (unsigned)tiles_m * (unsigned)tiles_n;
+    bool vec_c = n % 4 == 0 && mm_aligned16(d_c);
+    mm_warp_tiled<T, VEC_B><<<blocks, T::THREADS, T::SMEM, stream>>>(d_a, d_b, d_c, m, n, k,
+                                                                      tiles_m, tiles_n, vec_c);
+    return cudaGetLastError();
+}
+
+/* Any tiling T: pick the kernel that copies B as float4s when its rows
+ * are 16-byte aligned. Shared with the ladder's intermediate rungs. */
+template <class T>
+static cudaError_t mm_launch_warp_tiled(const float *d_a, const float *d_b, float *d_c, int m,
+                                        int n, int k, cudaStream_t stream)
 {
     if (m <= 0 || n <= 0) return cudaSuccess; /* C is empty: nothing to write */
-    int tiles_m = (m + MM_BM - 1) / MM_BM, tiles_n = (n + MM_BN - 1) / MM_BN;
-    unsigned blocks = (unsigned)tiles_m * (unsigned)tiles_n;
-    bool vec_a = k % 4 == 0 && mm_aligned16(d_a);
-    bool vec_b = n % 4 == 0 && mm_aligned16(d_b);
-    bool vec_c = n % 4 == 0 && mm_aligned16(d_c);
-    if (vec_a && vec_b)
-        mm_register_tiled<true, true, PREFETCH><<<blocks, MM_THREADS, 0, stream>>>(
-            d_a, d_b, d_c, m, n, k, tiles_m, tiles_n, vec_c);
-    else if (vec_a)
-        mm_register_tiled<true, false, PREFETCH><<<blocks, MM_THREADS, 0, stream>>>(
-            d_a, d_b, d_c, m, n, k, tiles_m, tiles_n, vec_c);
-    else if (vec_b)
-        mm_register_tiled<false, true, PREFETCH><<<blocks, MM_THREADS, 0, stream>>>(
-            d_a, d_b, d_c, m, n, k, tiles_m, tiles_n, vec_c);
-    else
-        mm_register_tiled<false, false, PREFETCH><<<blocks, MM_THREADS, 0, stream>>>(
-            d_a, d_b, d_c, m, n, k, tiles_m, tiles_n, vec_c);
-    return cudaGetLastError();
+    if (n % 4 == 0 && mm_aligned16(d_b))
+        return mm_launch_warp_tiled_as<T, true>(d_a, d_b, d_c, m, n, k, stream);
+    return mm_launch_warp_tiled_as<T, false>(d_a, d_b, d_c, m, n, k, stream);
 }
 
 extern "C" cudaError_t matmul(const float *d_a, const float *d_b, float *d_c, int m, int n,
                               int k, cudaStream_t stream)
 {
-    return mm_launch_register_tiled<true>(d_a, d_b, d_c, m, n, k, stream);
+    return mm_launch_warp_tiled<mm_reference_tiling>(d_a, d_b, d_c, m, n, k, stream);
 }

@@ -5,7 +5,7 @@
  * timed_agreement), which sums from the first; two float orders land about
  * 5e-7 apart, so this must pass, at the reference's speed.
  *
- * EDIT: s/(tile) \* MM_BK/(tiles_k - 1 - (tile)) * MM_BK/
+ * EDIT: s/(tile) \* T::BK/(tiles_k - 1 - (tile)) * T::BK/
  * BUILDS-ON: the reference (tests/fixtures.sh)
  */
 #include <cuda_runtime.h>

@@ -1,13 +1,13 @@
 /* WRONG ON PURPOSE: the reference solution launched with 2048 threads per
- * block, one per output of a 32 x 64 tile instead of 8 x 8 outputs per
+ * block, one per output of a 32 x 64 tile instead of many outputs per
  * thread of a 128 x 128 one. A block holds at most 1024 threads (and this
- * kernel promised the compiler 256 with __launch_bounds__), so the launch
- * is refused and cudaGetLastError says so; C keeps the NaN it held.
+ * kernel promised the compiler far fewer with __launch_bounds__), so the
+ * launch is refused and cudaGetLastError says so; C keeps the NaN it held.
  * Must first fail the work stage.
  * REPORT-SAYS: at most 1024 threads per block
  *
  * BUILDS-ON: the reference (tests/fixtures.sh)
- * EDIT: s/<<<blocks, MM_THREADS, 0, stream>>>/<<<blocks, 8 * MM_THREADS, 0, stream>>>/g
+ * EDIT: s/<<<blocks, T::THREADS, T::SMEM, stream>>>/<<<blocks, 2048, T::SMEM, stream>>>/g
  */
 #include <cuda_runtime.h>
 
