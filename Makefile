@@ -148,12 +148,13 @@ $(EMU_BUILD)/.built: $(EMU_SRCS) common/emu/build.sh
 # which g++ takes from cuda_emu.h.gch beside it; the file itself only
 # includes the real header, for a g++ that cannot use the .gch (other
 # flags, another version), which then reads the headers as before. Same
-# compiler and flags as grader/build.c's emulated compile.
+# compiler and flags as grader/build.c's emulated compile (-fsanitize=thread
+# included: the counting hooks, which a .gch made without it would refuse).
 EMU_PCH := $(EMU_BUILD)/pch/cuda_emu.h.gch
 $(EMU_PCH): $(EMU_SRCS)
 	@mkdir -p $(dir $@)
 	@echo '#include "$(abspath common/emu/cuda_emu.h)"' >$(dir $@)cuda_emu.h
-	g++ $(filter-out -include common/emu/cuda_emu.h,$(EMU_CXXFLAGS)) -x c++-header \
+	g++ $(filter-out -include common/emu/cuda_emu.h,$(EMU_CXXFLAGS)) -fsanitize=thread -x c++-header \
 	  common/emu/cuda_emu.h -o $@.$$$$.tmp && mv -f $@.$$$$.tmp $@
 
 # The same trusted files as above, rewritten and compiled for the CPU, with

@@ -26,6 +26,18 @@ int lab_case_given(const lab_case *c)
     return 0;
 }
 
+const lab_case *lab_largest_work_case(const lab_spec *spec)
+{
+    const lab_case *largest = NULL;
+    size_t most = 0;
+    for (int i = 0; i < spec->work.n; i++) {
+        size_t elements = 0;
+        for (int b = 0; b < spec->n_buffers; b++) elements += spec->buffer_count(b, spec->work.list[i].dims);
+        if (!largest || elements > most) largest = &spec->work.list[i], most = elements;
+    }
+    return largest;
+}
+
 const char *lab_elem_name(lab_elem e)
 {
     switch (e) {

@@ -341,6 +341,9 @@ const lab_tolerance *lab_buffer_tolerance(const lab_spec *spec, int b);
 /* An optional case (fast.recheck, fast.second.timed) the spec gives: one
  * whose dims are not all 0. */
 int lab_case_given(const lab_case *c);
+/* The work stage's case with the most elements in all its buffers (NULL
+ * when it has none): the size the memory counts are taken at. */
+const lab_case *lab_largest_work_case(const lab_spec *spec);
 
 #ifdef __cplusplus
 }

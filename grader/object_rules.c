@@ -225,9 +225,13 @@ static int check_startup_code(const section_table *sections, const char *symbols
         char function[512];
         function_at(symbols, sections, target, addend, function, sizeof function);
         /* nvcc's registration is a static function of this exact name,
-         * which the student cannot define beside it; the student's lines
-         * may not use the host compiler's _GLOBAL__ names (source_rules). */
-        int compilers_own = emulated ? !strncmp(function, "_GLOBAL__sub_I_", 15)
+         * which the student cannot define beside it. In the emulation,
+         * g++'s static initialiser (_GLOBAL__sub_I_...) and the module
+         * constructor of -fsanitize=thread (_sub_I_00099_0, which calls
+         * __tsan_init, an empty function of the emulation's); the
+         * student's lines may use neither prefix (source_rules). */
+        int compilers_own = emulated ? !strncmp(function, "_GLOBAL__sub_I_", 15) ||
+                                           !strcmp(function, "_sub_I_00099_0")
                                      : !strcmp(function, "_ZL24__sti____cudaRegisterAllv");
         if (!compilers_own) {
             snprintf(why, size, "your file has a constructor (%.200s): code that runs before the "

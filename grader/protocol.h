@@ -26,7 +26,10 @@ extern "C" {
 
 enum {
     PROTO_MAGIC = 0x4c414231u, /* "LAB1" */
-    PROTO_VERSION = 7, /* 7: a timing may stop on a sure pass; 6: late writes, timed parts; 5: samples sent as measured; 4: a timing may stop once decided */
+    /* 8: memory counts in the emulation; 7: a timing may stop on a sure
+     * pass; 6: late writes, timed parts; 5: samples sent as measured; 4: a
+     * timing may stop once decided */
+    PROTO_VERSION = 8,
     PROTO_NAME_LEN = 64
 };
 
@@ -117,6 +120,14 @@ typedef struct {
      * baseline's answer on the same inputs, relative to the element's size
      * plus the output's root mean square (grader/fast.c owns the value). */
     double agreement;
+    /* MODE_CASES in the CPU emulation: after the calls, one more call of
+     * the entry point at count_case, with the first count_blocks blocks of
+     * each launch run and their memory accesses counted (a REC_COUNTS
+     * record; outputs not judged); 0: none. Information for the student,
+     * never part of a verdict: graded code shares the runner's memory. */
+    lab_case count_case;
+    int32_t count_blocks;
+    int32_t pad2;
 } proto_request;
 
 /* Record kinds in the response file. */
@@ -125,7 +136,8 @@ typedef enum {
     REC_RESULT = 2, /* a call finished; outputs follow */
     REC_TIMING = 3, /* samples follow */
     REC_FATAL = 4,  /* the harness itself could not go on */
-    REC_SAMPLE = 5  /* one timed sample, sent as soon as it was measured */
+    REC_SAMPLE = 5, /* one timed sample, sent as soon as it was measured */
+    REC_COUNTS = 6  /* the memory counts of proto_request.count_case */
 } proto_rec_kind;
 
 typedef struct {
@@ -235,6 +247,25 @@ typedef struct {
     int32_t inputs_changed; /* ... or the call changed its inputs */
     int32_t pad;
 } proto_sample;
+
+/* REC_COUNTS: each kernel the counted call launched, as the CPU emulation
+ * counts what a GPU's counters would (common/emu/include/emu/emu_counters.h):
+ * per kind of access (global load, global store, shared load, shared
+ * store), the warp requests, their units (32-byte sectors for global
+ * memory, passes through the banks for shared) and the bytes the lanes
+ * asked for. */
+enum { PROTO_MAX_KERNELS = 8, PROTO_ACCESS_KINDS = 4 };
+typedef struct {
+    char name[PROTO_NAME_LEN];
+    uint64_t launches, blocks_run;
+    uint64_t requests[PROTO_ACCESS_KINDS], units[PROTO_ACCESS_KINDS], bytes[PROTO_ACCESS_KINDS];
+} proto_kernel_count;
+
+typedef struct {
+    int32_t n_kernels;    /* at most PROTO_MAX_KERNELS of them, by name */
+    int32_t more_kernels; /* kernels beyond those */
+    proto_kernel_count kernel[PROTO_MAX_KERNELS];
+} proto_counts;
 
 typedef struct {
     char message[512];

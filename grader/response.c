@@ -143,6 +143,26 @@ static int read_timing(FILE *f, const lab_spec *spec, const int64_t *dims, int m
     return 1;
 }
 
+/* The memory counts: one record, after every call, counts that can be
+ * (requests no more than bytes, units no fewer than requests when any),
+ * names terminated. Information only: they never reach a verdict. */
+static int read_counts(FILE *f, response *r)
+{
+    if (r->has_counts) { mark_malformed(r, "a second record of memory counts"); return 0; }
+    if (!read_exact(f, &r->counts, sizeof r->counts)) return 0;
+    proto_counts *c = &r->counts;
+    int ok = c->n_kernels >= 0 && c->n_kernels <= PROTO_MAX_KERNELS && c->more_kernels >= 0;
+    for (int k = 0; ok && k < c->n_kernels; k++) {
+        TERMINATE(c->kernel[k].name);
+        for (int i = 0; i < PROTO_ACCESS_KINDS; i++)
+            ok = ok && c->kernel[k].requests[i] <= c->kernel[k].bytes[i] &&
+                 c->kernel[k].units[i] >= c->kernel[k].requests[i];
+    }
+    if (!ok) { mark_malformed(r, "memory counts that cannot be"); return 0; }
+    r->has_counts = 1;
+    return 1;
+}
+
 int response_read(const char *path, const lab_spec *spec, const proto_call *calls, int n_calls,
                   int max_rounds, response *r)
 {
@@ -163,6 +183,10 @@ int response_read(const char *path, const lab_spec *spec, const proto_call *call
         }
         if (h.kind == REC_SAMPLE) {
             if (!read_sample(f, r)) break;
+            continue;
+        }
+        if (h.kind == REC_COUNTS) {
+            if (!read_counts(f, r)) break;
             continue;
         }
         if (h.kind == REC_TIMING) {

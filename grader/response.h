@@ -25,6 +25,8 @@ typedef struct {
     int max_rounds;
     int has_fatal;
     proto_fatal fatal;
+    int has_counts; /* REC_COUNTS: memory counts, information only */
+    proto_counts counts;
     int malformed; /* a record no honest runner writes; see malformed_why */
     char malformed_why[96];
 } response;

@@ -222,6 +222,10 @@ static const char *word_rule(const char *w, size_t n)
      * emulation lets through, so its name may not be borrowed. */
     if (n >= 9 && !strncmp(w, "_GLOBAL__", 9))
         return "_GLOBAL__ names are the compiler's own";
+    /* The emulation's other one: the module constructor GCC adds with
+     * -fsanitize=thread (grader/object_rules.c). */
+    if (n >= 7 && !strncmp(w, "_sub_I_", 7))
+        return "_sub_I_ names are the compiler's own";
     return NULL;
 }
 

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "counts.h"
 #include "gpu_lock.h"
 #include "grade.h"
 #include "isolate.h"
@@ -158,6 +159,9 @@ typedef struct {
     /* The call that failed in a way a smaller case may show again: it
      * finished with a wrong answer, or crashed; -1 (start_run) when none. */
     int failed_call;
+    /* The size of one more call whose memory accesses the emulation counts
+     * for the report (counts.h); NULL: none. */
+    const lab_case *count_case;
 } calls_run;
 
 /* Write the request for one run and start the runner on it (under
@@ -182,6 +186,10 @@ static int start_run(const grade_ctx *g, calls_run *r, iso_job *job, stage_resul
      * work stage keeps the guards, as on the GPU, so that a stray write
      * fails right there as well). */
     req.layout = r->tool || (g->emulated && r->strict) ? LAYOUT_EXACT : LAYOUT_GUARDED;
+    if (r->count_case) {
+        req.count_case = *r->count_case;
+        req.count_blocks = COUNTS_MAX_BLOCKS;
+    }
     if (write_request(r->req, &req, r->calls) != 0) {
         st->status = ST_ERROR;
         snprintf(st->summary, sizeof st->summary, "cannot write %s", r->req);
@@ -255,6 +263,8 @@ static int judge_run(const grade_ctx *g, calls_run *r, const iso_result *ir,
         log_excerpt(r->log, st);
         ok = 0;
     }
+    if (ok && r->count_case && rsp.has_counts)
+        counts_describe(&rsp.counts, g->spec, r->count_case, &st->details);
     response_free(&rsp);
     return ok;
 }
@@ -510,8 +520,11 @@ void stages_work_and_right(const grade_ctx *g, stage_result *work, stage_result 
     int sanitized = with_right && !g->emulated && g->sanitizer;
     strbuf tools = {0};
     if (with_right) {
+        /* In the emulation, the right run also counts the memory accesses
+         * of one more call at work's largest size, for the report. */
         runs[n] = (calls_run){.tag = "right", .calls = right_calls, .n = right_cases->n,
-                              .strict = 1, .limit_s = limit_or(spec->time_limit_s.right, 60)};
+                              .strict = 1, .limit_s = limit_or(spec->time_limit_s.right, 60),
+                              .count_case = g->emulated ? lab_largest_work_case(spec) : NULL};
         judged_in[n++] = right;
     }
     unsigned wanted = spec->sanitizers | SAN_MEMCHECK;

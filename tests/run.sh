@@ -62,7 +62,7 @@ unit_tests() {
     local bin=$OUT/unit
     if ! $CC -std=c11 -O1 -Wall -Wextra -Werror -Wno-format-truncation -Igrader -Icommon \
         -Itests/unit tests/unit/*.c grader/compare.c grader/stats.c grader/isolate.c grader/gpu_lock.c grader/device.c \
-        grader/text.c grader/judge.c grader/lab_spec.c grader/stages.c grader/requests.c grader/response.c grader/resources.c grader/symbols.c grader/gpu_clock.c grader/report.c grader/placement.c grader/fast.c grader/ladder.c \
+        grader/text.c grader/judge.c grader/lab_spec.c grader/stages.c grader/counts.c grader/requests.c grader/response.c grader/resources.c grader/symbols.c grader/gpu_clock.c grader/report.c grader/placement.c grader/fast.c grader/ladder.c \
         "$REGISTRY" labs/*/trusted/spec.c \
         -lm -pthread -o "$bin" 2>"$OUT/unit-build.log"; then
         fail unit/build "$(head -n 5 "$OUT/unit-build.log")"
@@ -1188,6 +1188,21 @@ predict_tests() {
     out=$(make -s --no-print-directory predict LAB=02 BUILD="$BUILD" ANSWERS="$dir/x.txt" </dev/null 2>&1)
     if [ $? = 2 ] && [[ $out == *"has no predictions to check yet"* ]]; then pass predict/a_lab_without_questions_says_so
     else fail predict/a_lab_without_questions_says_so "$(echo "$out" | head -c 300)"; fi
+    # The emulated right stage tells the same counts once the work is right
+    # (grader/counts.c), and nothing when it is not.
+    out=$(grade_emulated --lab 03 --submission labs/03-transpose/tests/wrong/naive__fast.cu --stage right 2>&1)
+    if echo "$out" | grep -qE '^right +PASS' &&
+        echo "$out" | grep -qE 'transpose_kernel: global loads 4.0 sectors per request.*global stores 32.0 sectors per request \(12% of their bytes used\)'
+    then pass counts/right_stage_shows_the_naive_transposes_strided_stores
+    else fail counts/right_stage_shows_the_naive_transposes_strided_stores "$(echo "$out" | grep -A3 '^right' | head -c 400)"; fi
+    out=$(grade_emulated --lab 03 --submission labs/03-transpose/solution/transpose.cu --stage right 2>&1)
+    if echo "$out" | grep -qE 'global stores 4.0 sectors per request \(100% of their bytes used\); shared loads 1.0 passes per request;'
+    then pass counts/right_stage_shows_the_references_coalesced_stores
+    else fail counts/right_stage_shows_the_references_coalesced_stores "$(echo "$out" | grep -A3 '^right' | head -c 400)"; fi
+    out=$(grade_emulated --lab 03 --submission labs/03-transpose/tests/wrong/no_bounds_check__right.cu --stage right 2>&1)
+    if echo "$out" | grep -qE '^right +FAIL' && ! echo "$out" | grep -q "as a GPU's counters would see"
+    then pass counts/a_failed_right_stage_shows_no_counts
+    else fail counts/a_failed_right_stage_shows_no_counts "$(echo "$out" | grep -A3 '^right' | head -c 400)"; fi
 }
 
 # The emulation's counts (common/emu: sectors per warp request, shared

@@ -153,13 +153,7 @@ bool parse_number(const std::string &s, double *v)
 static int show_counts(void)
 {
     const lab_spec *spec = LAB_DEVICE.spec;
-    const lab_case *largest = nullptr;
-    std::size_t most = 0;
-    for (int i = 0; i < spec->work.n; i++) {
-        std::size_t elements = 0;
-        for (int b = 0; b < spec->n_buffers; b++) elements += spec->buffer_count(b, spec->work.list[i].dims);
-        if (!largest || elements > most) largest = &spec->work.list[i], most = elements;
-    }
+    const lab_case *largest = lab_largest_work_case(spec);
     if (!largest) {
         std::fprintf(stderr, "make counts: this lab has no work sizes\n");
         return 2;

@@ -46,19 +46,6 @@ bool checked(cudaError_t e, const char *what)
     return false;
 }
 
-/* work's largest case: the size `make counts` uses too. */
-const lab_case *largest_work_case(const lab_spec *spec)
-{
-    const lab_case *largest = nullptr;
-    std::size_t most = 0;
-    for (int i = 0; i < spec->work.n; i++) {
-        std::size_t elements = 0;
-        for (int b = 0; b < spec->n_buffers; b++) elements += spec->buffer_count(b, spec->work.list[i].dims);
-        if (!largest || elements > most) largest = &spec->work.list[i], most = elements;
-    }
-    return largest;
-}
-
 std::size_t buffer_bytes(const lab_spec *spec, int b, const std::int64_t *dims)
 {
     return spec->buffer_count(b, dims) * lab_elem_size(spec->buffers[b].elem);
@@ -117,7 +104,7 @@ int main(int argc, char **argv)
             }
         }
     } else {
-        const lab_case *largest = largest_work_case(spec);
+        const lab_case *largest = lab_largest_work_case(spec);
         if (!largest) {
             std::fprintf(stderr, "rungs: lab %s has no work sizes\n", spec->id);
             return 2;

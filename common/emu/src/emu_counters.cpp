@@ -127,6 +127,12 @@ void counters_start(unsigned long long max_blocks)
     launches().clear();
 }
 
+void counters_stop()
+{
+    counting = false;
+    block_limit = 0;
+}
+
 int counters_kernel_count() { return (int)kernels().size(); }
 
 bool counters_kernel_at(int i, char *name, unsigned long size, kernel_count *out)

@@ -44,6 +44,8 @@ struct launch_record {
  * (0: all of them; the others are counted as launched, never run, so the
  * outputs are wrong: for measuring only). */
 void counters_start(unsigned long long max_blocks);
+/* Stop counting (the counts stay readable) and run every block again. */
+void counters_stop();
 /* The counts of every launch of kernels whose name contains `name` (NULL:
  * every kernel), added up; false when none was launched. */
 bool counters_of(const char *name, kernel_count *out);

@@ -1,0 +1,17 @@
+/* counts.h - the memory counts of the CPU emulation in a report (counts.c). */
+#ifndef COUNTS_H
+#define COUNTS_H
+
+#include "protocol.h"
+#include "text.h"
+
+/* How many blocks of each launch the emulation runs while counting: enough
+ * for every pattern of a grid to show, few enough to cost milliseconds. */
+enum { COUNTS_MAX_BLOCKS = 8 };
+
+/* Lines for the right stage's details: each kernel's sectors per global
+ * request and passes per shared request at `at` (the lab's dims), and what
+ * a well-formed access takes. Information only. */
+void counts_describe(const proto_counts *c, const lab_spec *spec, const lab_case *at, strbuf *out);
+
+#endif
