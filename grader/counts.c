@@ -20,8 +20,8 @@ void counts_describe(const proto_counts *c, const lab_spec *spec, const lab_case
     for (int d = 0; d < spec->n_dims && used < sizeof where; d++)
         used += (size_t)snprintf(where + used, sizeof where - used, "%s%s = %lld", d ? ", " : "",
                                  spec->dim_names[d], (long long)at->dims[d]);
-    sb_printf(out, "memory, as a GPU's counters would see your kernels (CPU emulation at %s, the first %d "
-                   "blocks of each launch; information, not graded):\n",
+    sb_printf(out, "memory, as a GPU's counters would see your kernels (CPU emulation at %s, at most the "
+                   "first %d blocks of each launch; information, not graded):\n",
               where, COUNTS_MAX_BLOCKS);
     for (int k = 0; k < c->n_kernels; k++) {
         const proto_kernel_count *kc = &c->kernel[k];

@@ -5,9 +5,11 @@
 #include "protocol.h"
 #include "text.h"
 
-/* How many blocks of each launch the emulation runs while counting: enough
- * for every pattern of a grid to show, few enough to cost milliseconds. */
-enum { COUNTS_MAX_BLOCKS = 8 };
+/* How much of each launch the emulation counts (and runs): enough for
+ * every pattern of a grid to show, little enough to cost a fraction of a
+ * second whatever the kernel's work (a block of a matrix product can make
+ * millions of accesses). */
+enum { COUNTS_MAX_BLOCKS = 8, COUNTS_MAX_ACCESSES = 1 << 20 };
 
 /* Lines for the right stage's details: each kernel's sectors per global
  * request and passes per shared request at `at` (the lab's dims), and what

@@ -121,13 +121,14 @@ typedef struct {
      * plus the output's root mean square (grader/fast.c owns the value). */
     double agreement;
     /* MODE_CASES in the CPU emulation: after the calls, one more call of
-     * the entry point at count_case, with the first count_blocks blocks of
-     * each launch run and their memory accesses counted (a REC_COUNTS
-     * record; outputs not judged); 0: none. Information for the student,
-     * never part of a verdict: graded code shares the runner's memory. */
+     * the entry point at count_case, with the memory accesses of at most
+     * count_blocks blocks and count_accesses loads and stores of each
+     * launch counted, and no block run past those (a REC_COUNTS record;
+     * outputs not judged); count_blocks 0: none. Information for the
+     * student, never part of a verdict: graded code shares the runner's
+     * memory. */
     lab_case count_case;
-    int32_t count_blocks;
-    int32_t pad2;
+    int32_t count_blocks, count_accesses;
 } proto_request;
 
 /* Record kinds in the response file. */

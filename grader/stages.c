@@ -189,6 +189,7 @@ static int start_run(const grade_ctx *g, calls_run *r, iso_job *job, stage_resul
     if (r->count_case) {
         req.count_case = *r->count_case;
         req.count_blocks = COUNTS_MAX_BLOCKS;
+        req.count_accesses = COUNTS_MAX_ACCESSES;
     }
     if (write_request(r->req, &req, r->calls) != 0) {
         st->status = ST_ERROR;

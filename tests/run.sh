@@ -1217,17 +1217,16 @@ rung_counts_emulated() { # lab -> "RUNG KIND REQUESTS UNITS" lines
     make -s --no-print-directory counts LAB="$1" BUILD="$BUILD" LADDER=1 RAW=1 </dev/null
 }
 counters_tests() {
-    local lab dir=$OUT/counters
+    local lab=03-transpose dir=$OUT/counters
     mkdir -p "$dir"
-    for lab in $COUNTED_LADDERS; do
-        selected "$lab" || continue
-        if ! rung_counts_emulated "$lab" >"$dir/$lab-emu.txt" 2>"$dir/$lab-emu.err"; then
-            fail "counters/$lab/emulated" "$(head -c 300 "$dir/$lab-emu.err")"
-            continue
-        fi
-        pass "counters/$lab/emulated"
-    done
-    if selected 03-transpose && [ -s "$dir/03-transpose-emu.txt" ]; then
+    # On the CPU, lab 03's ladder (the GPU part counts all three again).
+    selected "$lab" || return 0
+    if ! rung_counts_emulated "$lab" >"$dir/$lab-emu.txt" 2>"$dir/$lab-emu.err"; then
+        fail "counters/$lab/emulated" "$(head -c 300 "$dir/$lab-emu.err")"
+        return
+    fi
+    pass "counters/$lab/emulated"
+    if [ -s "$dir/03-transpose-emu.txt" ]; then
         # units per request of one rung and kind, from the emulated lines
         per() { awk -v r="$1" -v k="$2" '$1 == r && $2 == k && $3 > 0 { printf "%.2f", $4 / $3 }' \
             "$dir/03-transpose-emu.txt"; }

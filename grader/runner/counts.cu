@@ -3,8 +3,9 @@
  *
  * The call is made like every other (call_prepared: the same stream, the
  * same preparation), on guarded buffers of the counted size, with the
- * emulation's counters on and at most count_blocks blocks of each launch
- * run: the outputs are then incomplete, and nobody judges them. What the
+ * emulation's counters on and at most count_blocks blocks and
+ * count_accesses loads and stores of each launch counted, and no block run
+ * past those: the outputs are then incomplete, and nobody judges them. What the
  * counters saw, kernel by kernel, goes back as one record. A build for a
  * GPU counts nothing: the grader asks only the emulation. */
 #include <string.h>
@@ -30,13 +31,14 @@ static void copy_count(proto_kernel_count *to, const char *name, const emu::kern
 }
 #endif
 
-void count_and_report(call_env *env, const proto_call *call, int max_blocks)
+void count_and_report(call_env *env, const proto_call *call, int max_blocks, int max_accesses)
 {
 #ifdef CUDA_EMU
     buffer_set set;
     buffers_create(&set, call, LAYOUT_GUARDED);
     buffers_fill(&set, call);
     emu::counters_start((unsigned long long)max_blocks);
+    emu::counters_limit_accesses((unsigned long long)max_accesses);
     call_outcome o;
     call_prepared(env, &set, LAB_DEVICE.submission, set.ptr, call->c.dims, &o);
     emu::counters_stop();
@@ -58,5 +60,6 @@ void count_and_report(call_env *env, const proto_call *call, int max_blocks)
     (void)env;
     (void)call;
     (void)max_blocks;
+    (void)max_accesses;
 #endif
 }

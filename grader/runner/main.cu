@@ -86,7 +86,7 @@ static void read_request(const char *path, proto_request *req,
         req->version != PROTO_VERSION || req->n_calls < 0 ||
         req->n_calls > 4 * LAB_MAX_CASES ||
         (req->layout != LAYOUT_GUARDED && req->layout != LAYOUT_EXACT) || req->count_blocks < 0 ||
-        req->count_blocks > 1024)
+        req->count_blocks > 1024 || req->count_accesses < 0)
         rsp_fatal("malformed request %s", path);
     if (strcmp(req->lab_id, LAB_DEVICE.spec->id) != 0)
         rsp_fatal("request is for lab %s but this runner is %s", req->lab_id,
@@ -176,7 +176,7 @@ int main(int argc, char **argv)
             counted.c = req.count_case;
             memset(counted.misalign_bytes, 0, sizeof counted.misalign_bytes);
             counted.n_swaps = 0;
-            count_and_report(&env, &counted, req.count_blocks);
+            count_and_report(&env, &counted, req.count_blocks, req.count_accesses);
         }
     }
     call_env_close(&env);

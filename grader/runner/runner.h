@@ -153,9 +153,10 @@ int call_and_report(call_env *env, buffer_set *set, const proto_call *call, int 
                     lab_call_fn fn);
 
 /* counts.cu: one more call of the submission at call's size with the CPU
- * emulation's memory counters on and at most max_blocks blocks of each
- * launch run, reported as REC_COUNTS (nothing on a GPU, or when it fails). */
-void count_and_report(call_env *env, const proto_call *call, int max_blocks);
+ * emulation's memory counters on, counting at most max_blocks blocks and
+ * max_accesses loads and stores of each launch, reported as REC_COUNTS
+ * (nothing on a GPU, or when it fails). */
+void count_and_report(call_env *env, const proto_call *call, int max_blocks, int max_accesses);
 
 /* Poison every output of the set again (on the stream, not waited for). */
 void buffers_poison_outputs(const buffer_set *set, cudaStream_t stream);

@@ -36,6 +36,8 @@ bool counting = false;
 namespace {
 unsigned long long block_limit = 0;
 unsigned long long blocks_run_this_launch = 0;
+unsigned long long access_limit = 0; /* per launch; 0: none */
+unsigned long long accesses_this_launch = 0;
 
 std::map<std::string, kernel_count> &kernels()
 {
@@ -131,6 +133,12 @@ void counters_stop()
 {
     counting = false;
     block_limit = 0;
+    access_limit = 0;
+}
+
+void counters_limit_accesses(unsigned long long max_accesses)
+{
+    access_limit = max_accesses;
 }
 
 int counters_kernel_count() { return (int)kernels().size(); }
@@ -196,11 +204,13 @@ void counters_launch(dim3 grid, dim3 block)
     std::memcpy(r.block, k.block, sizeof r.block);
     launches().push_back(r);
     blocks_run_this_launch = 0;
+    accesses_this_launch = 0;
 }
 
 bool counters_block_wanted()
 {
-    return !counting || block_limit == 0 || blocks_run_this_launch < block_limit;
+    return !counting || ((block_limit == 0 || blocks_run_this_launch < block_limit) &&
+                         (access_limit == 0 || accesses_this_launch < access_limit));
 }
 
 void counters_block_begin()
@@ -243,6 +253,9 @@ void counters_access(const void *address, std::size_t size, bool store, std::uin
     bool shared = region->kind == region_kind::static_shared || region->kind == region_kind::dynamic_shared;
     if (!shared && region->kind != region_kind::device)
         return;
+    if (access_limit && accesses_this_launch >= access_limit)
+        return; /* the block runs on, no longer counted */
+    accesses_this_launch++;
     std::uint64_t thread = (std::uint64_t)(block->current - block->threads);
     std::uint64_t first = (std::uint64_t)address, last = first + size - 1;
     std::uint32_t occurrence = executed[thread << 48 ^ pc]++;

@@ -46,6 +46,11 @@ struct launch_record {
 void counters_start(unsigned long long max_blocks);
 /* Stop counting (the counts stay readable) and run every block again. */
 void counters_stop();
+/* While counting: once max_accesses loads and stores of one launch are
+ * counted, count no more of them and run no further block of it (the one
+ * running goes on, uncounted). For a quick look whose cost does not grow
+ * with the kernel's work; 0: no limit. */
+void counters_limit_accesses(unsigned long long max_accesses);
 /* The counts of every launch of kernels whose name contains `name` (NULL:
  * every kernel), added up; false when none was launched. */
 bool counters_of(const char *name, kernel_count *out);
