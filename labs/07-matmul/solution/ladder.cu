@@ -309,18 +309,7 @@ rt_register_tiled(const float *__restrict__ a, const float *__restrict__ b,
         int row = row0 + (i / 4) * 64 + ty * 4 + i % 4;
         if (row >= m) continue;
 #pragma unroll
-        for (int h = 0; h < 2; h++) {
-            int col = col0 + h * 64 + tx * 4;
-            float *dst = c + (size_t)row * n + col;
-            const float *v = &acc[i][h * 4];
-            if (vec_c && col < n) {
-                *reinterpret_cast<float4 *>(dst) = make_float4(v[0], v[1], v[2], v[3]);
-            } else {
-#pragma unroll
-                for (int j = 0; j < 4; j++)
-                    if (col + j < n) dst[j] = v[j];
-            }
-        }
+        for (int h = 0; h < 2; h++) mm_store_run(c, row, col0 + h * 64 + tx * 4, n, &acc[i][h * 4], vec_c);
     }
 }
 

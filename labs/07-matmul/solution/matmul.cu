@@ -122,6 +122,22 @@ struct mm_tiling {
 typedef mm_tiling<MM_BM, MM_BN, MM_BK, MM_WM, MM_WN, MM_LANE_ROWS, MM_STAGES, MM_MIN_BLOCKS>
     mm_reference_tiling;
 
+/* Four outputs of one row of C from column col on, skipping those outside
+ * C: one float4 store when C's rows are 16-byte aligned (vec_c), else one
+ * by one. Shared with the ladder's register-tiled rungs. */
+__device__ __forceinline__ void mm_store_run(float *__restrict__ c, int row, int col, int n, const float *v,
+                                             bool vec_c)
+{
+    float *dst = c + (size_t)row * n + col;
+    if (vec_c && col < n) {
+        *reinterpret_cast<float4 *>(dst) = make_float4(v[0], v[1], v[2], v[3]);
+    } else {
+#pragma unroll
+        for (int j = 0; j < 4; j++)
+            if (col + j < n) dst[j] = v[j];
+    }
+}
+
 /* VEC_B: B is copied as float4s (16-byte aligned rows); else as floats. */
 template <class T, bool VEC_B>
 __global__ void __launch_bounds__(T::THREADS, T::MIN_BLOCKS)
@@ -271,15 +287,7 @@ mm_warp_tiled(const float *__restrict__ a, const float *__restrict__ b, float *_
 #pragma unroll
         for (int h = 0; h < T::TN / 4; h++) {
             int col = col0 + wc * T::WN + h * (T::LANE_COLS * 4) + lx * 4;
-            float *dst = c + (size_t)row * n + col;
-            const float *v = &acc[i][h * 4];
-            if (vec_c && col < n) {
-                *reinterpret_cast<float4 *>(dst) = make_float4(v[0], v[1], v[2], v[3]);
-            } else {
-#pragma unroll
-                for (int j = 0; j < 4; j++)
-                    if (col + j < n) dst[j] = v[j];
-            }
+            mm_store_run(c, row, col, n, &acc[i][h * 4], vec_c);
         }
     }
 }

@@ -55,7 +55,8 @@ struct choice {
     bool reference;
 };
 
-template <class T> cudaError_t run(const float *a, const float *b, float *c, int m, int n, int k, cudaStream_t s)
+template <class T>
+cudaError_t run(const float *a, const float *b, float *c, int m, int n, int k, cudaStream_t s)
 {
     return mm_launch_warp_tiled<T>(a, b, c, m, n, k, s);
 }
@@ -67,10 +68,14 @@ template <class T> choice make_choice()
 
 /* The reference's sizes and, around them, one step away in each. */
 const choice CHOICES[] = {
-    make_choice<mm_tiling<128, 128, 8, 32, 64, 4, 2, 2>>(),   make_choice<mm_tiling<128, 128, 16, 32, 64, 4, 3, 2>>(),
-    make_choice<mm_tiling<128, 128, 16, 32, 64, 4, 4, 2>>(),  make_choice<mm_tiling<128, 64, 16, 32, 64, 4, 3, 4>>(),
-    make_choice<mm_reference_tiling>(),                       make_choice<mm_tiling<128, 128, 16, 64, 64, 4, 3, 2>>(),
-    make_choice<mm_tiling<128, 128, 32, 64, 64, 8, 3, 2>>(),  make_choice<mm_tiling<128, 256, 16, 64, 64, 8, 3, 1>>(),
+    make_choice<mm_tiling<128, 128, 8, 32, 64, 4, 2, 2>>(),
+    make_choice<mm_tiling<128, 128, 16, 32, 64, 4, 3, 2>>(),
+    make_choice<mm_tiling<128, 128, 16, 32, 64, 4, 4, 2>>(),
+    make_choice<mm_tiling<128, 64, 16, 32, 64, 4, 3, 4>>(),
+    make_choice<mm_reference_tiling>(),
+    make_choice<mm_tiling<128, 128, 16, 64, 64, 4, 3, 2>>(),
+    make_choice<mm_tiling<128, 128, 32, 64, 64, 8, 3, 2>>(),
+    make_choice<mm_tiling<128, 256, 16, 64, 64, 8, 3, 1>>(),
     make_choice<mm_tiling<256, 128, 16, 64, 64, 8, 3, 1>>(),
 };
 
@@ -117,7 +122,8 @@ int main()
     const float one = 1.0f, zero = 0.0f;
     /* Row-major C = A B is column-major C^T = B^T A^T: B first. */
     auto vendor = [&] {
-        SWEEP_CHECK_BLAS(cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, N, N, N, &one, b, N, a, N, &zero, c, N));
+        SWEEP_CHECK_BLAS(
+            cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, N, N, N, &one, b, N, a, N, &zero, c, N));
     };
     vendor();
     SWEEP_CHECK(cudaMemcpy(want.data(), c, bytes, cudaMemcpyDeviceToHost));
@@ -127,15 +133,16 @@ int main()
     cudaDeviceProp p;
     SWEEP_CHECK(cudaGetDeviceProperties(&p, 0));
     double flop = 2.0 * N * (double)N * N;
-    std::printf("%s, %d SMs; m = n = k = %d; median of %d calls after %d\n", p.name, p.multiProcessorCount, N,
-                REPS, WARM);
+    std::printf("%s, %d SMs; m = n = k = %d; median of %d calls after %d\n", p.name,
+                p.multiProcessorCount, N, REPS, WARM);
     std::printf("%-46s %8s %9s %7s\n", "tile sizes", "ms", "GFLOP/s", "cuBLAS");
     double vendor_ms = median_ms(vendor);
-    std::printf("%-46s %8.3f %9.0f %6.1f%%\n", "cuBLAS SGEMM (first)", vendor_ms, flop / vendor_ms / 1e6, 100.0);
+    std::printf("%-46s %8.3f %9.0f %6.1f%%\n", "cuBLAS SGEMM (first)", vendor_ms, flop / vendor_ms / 1e6,
+                100.0);
     for (const choice &ch : CHOICES) {
         char name[96];
-        std::snprintf(name, sizeof name, "%dx%dx%d, warp %dx%d, lanes %dx%d, %d stages", ch.bm, ch.bn, ch.bk,
-                      ch.wm, ch.wn, ch.lane_rows, 32 / ch.lane_rows, ch.stages);
+        std::snprintf(name, sizeof name, "%dx%dx%d, warp %dx%d, lanes %dx%d, %d stages", ch.bm, ch.bn,
+                      ch.bk, ch.wm, ch.wn, ch.lane_rows, 32 / ch.lane_rows, ch.stages);
         SWEEP_CHECK(cudaMemset(c, 0xff, bytes)); /* NaN: an output never written shows */
         SWEEP_CHECK(ch.launch(a, b, c, N, N, N, 0));
         SWEEP_CHECK(cudaMemcpy(got.data(), c, bytes, cudaMemcpyDeviceToHost));
@@ -149,8 +156,8 @@ int main()
             continue;
         }
         double ms = median_ms([&] { SWEEP_CHECK(ch.launch(a, b, c, N, N, N, 0)); });
-        std::printf("%-46s %8.3f %9.0f %6.1f%%%s\n", name, ms, flop / ms / 1e6, 100.0 * vendor_ms / ms,
-                    ch.reference ? "  <- the reference" : "");
+        std::printf("%-46s %8.3f %9.0f %6.1f%%%s\n", name, ms, flop / ms / 1e6,
+                    100.0 * vendor_ms / ms, ch.reference ? "  <- the reference" : "");
     }
     double again = median_ms(vendor);
     std::printf("%-46s %8.3f %9.0f %6.1f%%\n", "cuBLAS SGEMM (last)", again, flop / again / 1e6,
