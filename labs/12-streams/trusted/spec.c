@@ -184,8 +184,9 @@ const lab_spec LAB_12_STREAMS = {
                        "event recorded after the kernel), and does every chunk use a slot of "
                        "d_work no other chunk in flight is using?",
         .special_values = "NaN or Inf where f gives none (or the other way round): h_out holds "
-                          "NaN on entry, so a chunk never copied back, or copied back from the "
-                          "wrong place, shows as NaN",
+                          "NaN on entry and d_work random bits, so a chunk never copied back, "
+                          "copied back from the wrong place, or copied back before its kernel "
+                          "finished shows as NaN or Inf",
         .write_after = "only d_work[0 .. work_elems) is yours: a slot of d_work past its end "
                        "(slots of (work_elems + 1) / 2, or a last slot not cut short), or a "
                        "copy of a chunk longer than its slot",

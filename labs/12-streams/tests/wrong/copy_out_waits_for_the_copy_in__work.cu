@@ -6,7 +6,10 @@
  * f of it. d_work's slots hold the chunk's input at that moment, so every
  * chunk raced is wrong by millions of ulps, on every run.
  * EMULATION: pass pass: the emulation runs every operation the moment it is queued, in program order, so the copy out always comes after the kernel
- * REPORT-SAYS: is each chunk copied back only after its kernel finished
+ * REPORT-SAYS: its kernel finished
+ * (both hints a copy out too early can get say it: the wrong-value one when
+ * the chunk's input comes back, the NaN-or-Inf one when d_work's random
+ * bits do, as on an H100 on 2026-11-27)
  */
 #include <cuda_runtime.h>
 
