@@ -10,6 +10,9 @@
 # vendor library (matmul: cuBLAS) each rung's % of its speed; the others show
 # the speedup over the first rung, on a log scale when the ladder spans more
 # than 50x. Vendor rungs (CUB, Thrust, cuBLAS) are drawn in another colour.
+# A dotted line across marks the roof (what 100% is: the copy, the slowest
+# part alone, or the vendor library), and a dashed one the vendor's rung
+# where the roof is another, so each rung reads against both.
 # Rungs named rN_... (another radius than the ladder's problem) are left out.
 #
 # slides/charts.sh --mine RESULT.json OUT.png LADDER.json (`make plot`) draws
@@ -91,6 +94,12 @@ GP
     [ -s "$png" ] && echo "drew $png (your kernel: $label)"
 }
 
+# across N Y TEXT COLOUR DASH: gnuplot's lines for a labelled dashed line
+# across the chart at height Y (arrow and label number N).
+across() {
+    echo "set arrow $1 from graph 0, first $2 to graph 1, first $2 nohead dt $5 lw 2 lc rgb '$4' back"
+    echo "set label $1 \"$3\" at graph 0.01, first $2 offset 0,0.7 font ',11' tc rgb '$4'"
+}
 status=0
 for json in "${files[@]}"; do
     lab=$(basename "$(dirname "$(dirname "$json")")") # labs/NN-name/slides/ladder.json
@@ -163,11 +172,26 @@ for json in "${files[@]}"; do
         ylabel="speedup over the first rung"
         yrange="set yrange [0:$max*1.2]"
     fi
+    # Lines across: the roof (what 100% is), and the vendor's rung where
+    # the roof is another, so every rung reads against both.
+    lines=""
+    case $roof in
+    copy) lines=$(across 2 100 "the roof: a copy of the same bytes" '#555555' 3) ;;
+    parts) lines=$(across 2 100 "the roof: the slowest part alone" '#555555' 3) ;;
+    vendor) [ -n "$vendor_ms" ] && lines=$(across 2 100 "the roof here: $vendor" '#555555' 3) ;;
+    esac
+    vendor_at=$(awk '$(NF-1) == 1 { print $(NF-3); exit }' "$dat")
+    if [ -n "$vendor_at" ] && { [ "$roof" = copy ] || [ "$roof" = parts ]; }; then
+        vendor_name=$(awk '$(NF-1) == 1 { match($0, /"[^"]*"/); print substr($0, RSTART + 1, RLENGTH - 2); exit }' "$dat")
+        lines="$lines
+$(across 3 "$vendor_at" "the vendor: $vendor_name" '#d95f02' 2)"
+    fi
     gnuplot <<GP || status=1
 set terminal pngcairo size 1200,675 font "DejaVu Sans,14"
 set output "$png"
-set title "$title" font ",15"
+set title "$title" font ",15" noenhanced
 set ylabel "$ylabel"
+$lines
 $yrange
 set style fill solid 0.85 border -1
 set boxwidth 0.7
