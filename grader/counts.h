@@ -10,6 +10,8 @@
  * second whatever the kernel's work (a block of a matrix product can make
  * millions of accesses). */
 enum { COUNTS_MAX_BLOCKS = 8, COUNTS_MAX_ACCESSES = 1 << 20 };
+/* Seconds the counting run may take before it is stopped. */
+#define COUNTS_TIME_LIMIT_S 20.0
 
 /* Lines for the right stage's details: each kernel's sectors per global
  * request and passes per shared request at `at` (the lab's dims), and what

@@ -34,8 +34,10 @@ enum {
 };
 
 /* MODE_LADDER: every rung of LAB_LADDER is checked on calls[1] (reported
- * with call_index = rung), then all rungs and a copy are timed on calls[0]. */
-typedef enum { MODE_CASES = 1, MODE_TIMING = 2, MODE_LADDER = 3 } proto_mode;
+ * with call_index = rung), then all rungs and a copy are timed on calls[0].
+ * MODE_COUNTS (the CPU emulation): calls[0] made once with the memory
+ * counters on (count_blocks, count_accesses), reported as REC_COUNTS. */
+typedef enum { MODE_CASES = 1, MODE_TIMING = 2, MODE_LADDER = 3, MODE_COUNTS = 4 } proto_mode;
 
 /* Outputs are filled with these before every call. The float ones are
  * signalling NaNs: any arithmetic turns them into quiet NaNs, so an output
@@ -120,14 +122,11 @@ typedef struct {
      * baseline's answer on the same inputs, relative to the element's size
      * plus the output's root mean square (grader/fast.c owns the value). */
     double agreement;
-    /* MODE_CASES in the CPU emulation: after the calls, one more call of
-     * the entry point at count_case, with the memory accesses of at most
-     * count_blocks blocks and count_accesses loads and stores of each
-     * launch counted, and no block run past those (a REC_COUNTS record;
-     * outputs not judged); count_blocks 0: none. Information for the
-     * student, never part of a verdict: graded code shares the runner's
-     * memory. */
-    lab_case count_case;
+    /* MODE_COUNTS: the memory accesses of at most count_blocks blocks and
+     * count_accesses loads and stores of each launch are counted, and no
+     * block runs past those (the outputs are not judged). Information for
+     * the student, never part of a verdict: graded code shares the
+     * runner's memory. */
     int32_t count_blocks, count_accesses;
 } proto_request;
 
@@ -138,7 +137,7 @@ typedef enum {
     REC_TIMING = 3, /* samples follow */
     REC_FATAL = 4,  /* the harness itself could not go on */
     REC_SAMPLE = 5, /* one timed sample, sent as soon as it was measured */
-    REC_COUNTS = 6  /* the memory counts of proto_request.count_case */
+    REC_COUNTS = 6  /* MODE_COUNTS: the memory counts of calls[0] */
 } proto_rec_kind;
 
 typedef struct {

@@ -159,9 +159,6 @@ typedef struct {
     /* The call that failed in a way a smaller case may show again: it
      * finished with a wrong answer, or crashed; -1 (start_run) when none. */
     int failed_call;
-    /* The size of one more call whose memory accesses the emulation counts
-     * for the report (counts.h); NULL: none. */
-    const lab_case *count_case;
 } calls_run;
 
 /* Write the request for one run and start the runner on it (under
@@ -186,11 +183,6 @@ static int start_run(const grade_ctx *g, calls_run *r, iso_job *job, stage_resul
      * work stage keeps the guards, as on the GPU, so that a stray write
      * fails right there as well). */
     req.layout = r->tool || (g->emulated && r->strict) ? LAYOUT_EXACT : LAYOUT_GUARDED;
-    if (r->count_case) {
-        req.count_case = *r->count_case;
-        req.count_blocks = COUNTS_MAX_BLOCKS;
-        req.count_accesses = COUNTS_MAX_ACCESSES;
-    }
     if (write_request(r->req, &req, r->calls) != 0) {
         st->status = ST_ERROR;
         snprintf(st->summary, sizeof st->summary, "cannot write %s", r->req);
@@ -264,8 +256,6 @@ static int judge_run(const grade_ctx *g, calls_run *r, const iso_result *ir,
         log_excerpt(r->log, st);
         ok = 0;
     }
-    if (ok && r->count_case && rsp.has_counts)
-        counts_describe(&rsp.counts, g->spec, r->count_case, &st->details);
     response_free(&rsp);
     return ok;
 }
@@ -493,6 +483,45 @@ static const lab_case_list *cases_for(const grade_ctx *g, const lab_case_list *g
     return g->emulated && emulated->n > 0 ? emulated : gpu;
 }
 
+/* In the emulation, once right passed: one more run of the runner, which
+ * calls the entry point at work's largest size with the memory counters on
+ * (MODE_COUNTS), and the counts under the right stage. A run of its own,
+ * so that nothing that call does can change a verdict; when it tells
+ * nothing, one line says so. */
+static void show_memory_counts(const grade_ctx *g, stage_result *right)
+{
+    const lab_case *largest = lab_largest_work_case(g->spec);
+    if (!largest) return;
+    double t0 = iso_now_s();
+    lab_case_list one = {.n = 1, .list = {*largest}};
+    proto_call call;
+    make_calls(g, &one, 4, 0, &call);
+    proto_request req;
+    request_init(&req, g, MODE_COUNTS, 1);
+    req.count_blocks = COUNTS_MAX_BLOCKS;
+    req.count_accesses = COUNTS_MAX_ACCESSES;
+    char req_path[512], rsp_path[512], log_path[512];
+    snprintf(req_path, sizeof req_path, "%s/counts.req", g->scratch);
+    snprintf(rsp_path, sizeof rsp_path, "%s/counts.rsp", g->scratch);
+    snprintf(log_path, sizeof log_path, "%s/counts.log", g->scratch);
+    iso_result ir = {0};
+    char *argv[] = {(char *)g->runner, req_path, rsp_path, NULL};
+    iso_limits lim = {COUNTS_TIME_LIMIT_S, iso_memory_limit(), 0, 0};
+    response rsp = {0};
+    if (write_request(req_path, &req, &call) == 0 && iso_run_with(argv, log_path, &lim, &ir) == 0)
+        response_read(rsp_path, g->spec, &call, 1, 0, &rsp);
+    if (rsp.has_counts && !rsp.malformed) {
+        counts_describe(&rsp.counts, g->spec, largest, &right->details);
+    } else {
+        char how[96] = "it could not be started";
+        if (ir.started) iso_describe(&ir, how, sizeof how);
+        sb_printf(&right->details, "memory counts: none, the counted call of your entry point failed "
+                                   "(%s); they are information, never graded\n", how);
+    }
+    response_free(&rsp);
+    report_add_time(right, "counts", iso_now_s() - t0);
+}
+
 static const char *const SANITIZER_TOOLS[] = {"memcheck", "racecheck", "synccheck",
                                               "initcheck"};
 
@@ -521,11 +550,8 @@ void stages_work_and_right(const grade_ctx *g, stage_result *work, stage_result 
     int sanitized = with_right && !g->emulated && g->sanitizer;
     strbuf tools = {0};
     if (with_right) {
-        /* In the emulation, the right run also counts the memory accesses
-         * of one more call at work's largest size, for the report. */
         runs[n] = (calls_run){.tag = "right", .calls = right_calls, .n = right_cases->n,
-                              .strict = 1, .limit_s = limit_or(spec->time_limit_s.right, 60),
-                              .count_case = g->emulated ? lab_largest_work_case(spec) : NULL};
+                              .strict = 1, .limit_s = limit_or(spec->time_limit_s.right, 60)};
         judged_in[n++] = right;
     }
     unsigned wanted = spec->sanitizers | SAN_MEMCHECK;
@@ -570,6 +596,10 @@ void stages_work_and_right(const grade_ctx *g, stage_result *work, stage_result 
                  "%d sizes incl. odd ones and adversarial inputs%s; no stray writes, "
                  "inputs unchanged; %s",
                  right_cases->n, spec->misalign ? ", unaligned pointers" : "", right->sanitizer);
+        if (g->emulated) {
+            show_memory_counts(g, right);
+            right->seconds = iso_now_s() - t0;
+        }
     }
     sb_free(&tools);
 }

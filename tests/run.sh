@@ -1203,6 +1203,14 @@ predict_tests() {
     if echo "$out" | grep -qE '^right +FAIL' && ! echo "$out" | grep -q "as a GPU's counters would see"
     then pass counts/a_failed_right_stage_shows_no_counts
     else fail counts/a_failed_right_stage_shows_no_counts "$(echo "$out" | grep -A3 '^right' | head -c 400)"; fi
+    # The counted call is a run of its own: when it fails (here a kernel
+    # that traps unless every block of the one before it ran), right still
+    # passes and says no counts came.
+    out=$(grade_emulated --lab 01 --submission tests/emu/counted_call_fails.cu --stage right 2>&1)
+    if echo "$out" | grep -qE '^right +PASS' &&
+        echo "$out" | grep -q 'memory counts: none, the counted call of your entry point failed'
+    then pass counts/a_failing_counted_call_changes_no_verdict
+    else fail counts/a_failing_counted_call_changes_no_verdict "$(echo "$out" | grep -A3 '^right' | head -c 400)"; fi
 }
 
 # The emulation's counts (common/emu: sectors per warp request, shared

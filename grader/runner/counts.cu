@@ -1,13 +1,14 @@
-/* counts.cu - the memory counts of one more call, for the student's
- * information (proto_request.count_case, REC_COUNTS), in the CPU emulation.
+/* counts.cu - MODE_COUNTS: the memory counts of one call, for the
+ * student's information (REC_COUNTS), in the CPU emulation.
  *
  * The call is made like every other (call_prepared: the same stream, the
- * same preparation), on guarded buffers of the counted size, with the
- * emulation's counters on and at most count_blocks blocks and
- * count_accesses loads and stores of each launch counted, and no block run
- * past those: the outputs are then incomplete, and nobody judges them. What the
- * counters saw, kernel by kernel, goes back as one record. A build for a
- * GPU counts nothing: the grader asks only the emulation. */
+ * same preparation), on guarded buffers, with the emulation's counters on
+ * and at most count_blocks blocks and count_accesses loads and stores of
+ * each launch counted, and no block run past those: the outputs are then
+ * incomplete, and nobody judges them. What the counters saw, kernel by
+ * kernel, goes back as one record. A run of its own, after the right
+ * stage passed, so that nothing this call does can reach a verdict. A
+ * build for a GPU counts nothing: the grader asks only the emulation. */
 #include <string.h>
 
 #include "runner.h"

@@ -85,8 +85,9 @@ static void read_request(const char *path, proto_request *req,
     if (fread(req, sizeof *req, 1, f) != 1 || req->magic != PROTO_MAGIC ||
         req->version != PROTO_VERSION || req->n_calls < 0 ||
         req->n_calls > 4 * LAB_MAX_CASES ||
-        (req->layout != LAYOUT_GUARDED && req->layout != LAYOUT_EXACT) || req->count_blocks < 0 ||
-        req->count_blocks > 1024 || req->count_accesses < 0)
+        (req->layout != LAYOUT_GUARDED && req->layout != LAYOUT_EXACT) ||
+        (req->mode == MODE_COUNTS && (req->n_calls != 1 || req->count_blocks < 1 ||
+                                      req->count_blocks > 1024 || req->count_accesses < 0)))
         rsp_fatal("malformed request %s", path);
     if (strcmp(req->lab_id, LAB_DEVICE.spec->id) != 0)
         rsp_fatal("request is for lab %s but this runner is %s", req->lab_id,
@@ -162,21 +163,16 @@ int main(int argc, char **argv)
             rsp_fatal("this file defines no LAB_LADDER");
         else
             run_ladder(&req, &LAB_LADDER, &calls[0], &calls[1], &env);
+    } else if (req.mode == MODE_COUNTS) {
+        count_and_report(&env, &calls[0], req.count_blocks, req.count_accesses);
     } else {
-        int context_ok = 1;
-        for (int i = 0; i < req.n_calls && context_ok; i++) {
+        for (int i = 0; i < req.n_calls; i++) {
             buffer_set set;
             buffers_create(&set, &calls[i], (proto_layout)req.layout);
             buffers_fill(&set, &calls[i]);
-            context_ok = call_and_report(&env, &set, &calls[i], i, LAB_DEVICE.submission);
-            if (context_ok) buffers_destroy(&set); /* else a sticky error: nothing more can run */
-        }
-        if (context_ok && req.count_blocks > 0 && req.n_calls > 0) {
-            proto_call counted = calls[0];
-            counted.c = req.count_case;
-            memset(counted.misalign_bytes, 0, sizeof counted.misalign_bytes);
-            counted.n_swaps = 0;
-            count_and_report(&env, &counted, req.count_blocks, req.count_accesses);
+            int context_ok = call_and_report(&env, &set, &calls[i], i, LAB_DEVICE.submission);
+            if (!context_ok) break; /* a sticky error: nothing more can run */
+            buffers_destroy(&set);
         }
     }
     call_env_close(&env);

@@ -152,10 +152,10 @@ void call_prepared(call_env *env, const buffer_set *poison, lab_call_fn fn,
 int call_and_report(call_env *env, buffer_set *set, const proto_call *call, int index,
                     lab_call_fn fn);
 
-/* counts.cu: one more call of the submission at call's size with the CPU
- * emulation's memory counters on, counting at most max_blocks blocks and
- * max_accesses loads and stores of each launch, reported as REC_COUNTS
- * (nothing on a GPU, or when it fails). */
+/* counts.cu: one call of the submission with the CPU emulation's memory
+ * counters on, counting at most max_blocks blocks and max_accesses loads
+ * and stores of each launch, reported as REC_COUNTS (nothing on a GPU, or
+ * when it fails). */
 void count_and_report(call_env *env, const proto_call *call, int max_blocks, int max_accesses);
 
 /* Poison every output of the set again (on the stream, not waited for). */
