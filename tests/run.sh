@@ -1188,6 +1188,11 @@ predict_tests() {
     out=$(make -s --no-print-directory predict LAB=02 BUILD="$BUILD" ANSWERS="$dir/x.txt" </dev/null 2>&1)
     if [ $? = 2 ] && [[ $out == *"has no predictions to check yet"* ]]; then pass predict/a_lab_without_questions_says_so
     else fail predict/a_lab_without_questions_says_so "$(echo "$out" | head -c 300)"; fi
+    # A ladder's counts for a lab without questions (lab 02), at SIZES.
+    out=$(make -s --no-print-directory counts LAB=02 BUILD="$BUILD" LADDER=1 SIZES=4096 </dev/null 2>&1)
+    if [[ $out == *"the ladder's rungs at n = 4096"* ]] && echo "$out" | grep -qE '^v1_[a-z_0-9]+: 1 launch'
+    then pass predict/ladder_counts_for_a_lab_without_questions
+    else fail predict/ladder_counts_for_a_lab_without_questions "$(echo "$out" | head -c 300)"; fi
     # The emulated right stage tells the same counts once the work is right
     # (grader/counts.c), and nothing when it is not.
     out=$(grade_emulated --lab 03 --submission labs/03-transpose/tests/wrong/naive__fast.cu --stage right 2>&1)
