@@ -39,7 +39,7 @@ out=$BUILD/predict/$lab
 mkdir -p "$out"
 log=$out/build.log
 : >"$log"
-count_flags=(-O0 -fsanitize=thread)
+count_flags=(-O1 -fsanitize=thread)
 compile_cu() { # source object
     "$EMU_BUILD/emu_rewrite" "$1" "$2.cpp" >>"$log" 2>&1 &&
         $CXX $EMU_CXXFLAGS "${count_flags[@]}" -Igrader/predict -iquote "$(dirname "$1")" \
