@@ -575,7 +575,7 @@ static void second_size(const grade_ctx *g, stage_result *st)
             snprintf(at.summary, sizeof at.summary, "%s, %.2fx over the baseline (needs >= %.3gx)",
                      rate, f.speedup, spec->fast.second.min_speedup);
             if (fast_stop_contradicts(spec, &f, at.status == ST_PASS, spec->fast.second.min_speedup,
-                                 0)) { /* not the runner's own */
+                                      0)) { /* not the runner's own */
                 at.status = ST_ERROR;
                 snprintf(at.summary, sizeof at.summary,
                          "the timing stopped early for a verdict its figures do not show");
@@ -694,7 +694,7 @@ void stage_fast(const grade_ctx *g, fast_runner *r, stage_result *st)
                   hint_or(spec->hints.too_slow, "profile it (see the lab README) "
                                                 "and compare with the solution ladder"));
     if (fast_stop_contradicts(spec, f, fast_enough, spec->fast.min_speedup,
-                         gated_roof ? spec->fast.min_roofline : 0)) {
+                              gated_roof ? spec->fast.min_roofline : 0)) {
         /* the runner's record was not its own */
         st->status = ST_ERROR;
         snprintf(st->summary, sizeof st->summary,

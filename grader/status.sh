@@ -86,11 +86,12 @@ page=$build/status.md
         mine=$build/last/$lab.png
         # make plot's drawing of the last grading, unless a grading came since.
         if [ -s "$mine" ] && ! [ "$build/last/$lab.json" -nt "$mine" ]; then
+            last=$(cd "$build/last" && pwd) # the page's links are absolute
             echo "## $lab: your kernel on the solution's ladder"
             echo
-            echo "![your kernel on the ladder of $lab]($(cd "$(dirname "$mine")" && pwd)/$lab.png)"
-            [ -s "$build/last/$lab-roofline.png" ] &&
-                echo && echo "![your kernel under the roofline]($(cd "$(dirname "$mine")" && pwd)/$lab-roofline.png)"
+            echo "![your kernel on the ladder of $lab]($last/$lab.png)"
+            [ -s "$last/$lab-roofline.png" ] &&
+                echo && echo "![your kernel under the roofline]($last/$lab-roofline.png)"
         else
             echo "## $lab: the solution's ladder, measured"
             echo

@@ -57,7 +57,8 @@ EMU_ATOMIC_RMW(atomicAdd, double, old + value)
 EMU_ATOMIC_RMW(atomicInc, unsigned int, old >= value ? 0u : old + 1u)
 EMU_ATOMIC_RMW(atomicDec, unsigned int, (old == 0u || old > value) ? value : old - 1u)
 
-EMU_NOT_COUNTED inline unsigned short atomicCAS(unsigned short *address, unsigned short compare, unsigned short value)
+EMU_NOT_COUNTED inline unsigned short atomicCAS(unsigned short *address, unsigned short compare,
+                                                unsigned short value)
 {
     unsigned short old = *address;
     if (old == compare)
