@@ -1240,17 +1240,14 @@ counters_tests() {
         return
     fi
     pass "counters/$lab/emulated"
-    if [ -s "$dir/03-transpose-emu.txt" ]; then
-        # units per request of one rung and kind, from the emulated lines
-        per() { awk -v r="$1" -v k="$2" '$1 == r && $2 == k && $3 > 0 { printf "%.2f", $4 / $3 }' \
-            "$dir/03-transpose-emu.txt"; }
-        if [ "$(per v1_naive global_store)" = 32.00 ] && [ "$(per v1_naive global_load)" = 4.00 ] &&
-            [ "$(per v2_tiles_32x32_bank_conflicts shared_load)" = 32.00 ] &&
-            [ "$(per v3_tiles_padded_33 shared_load)" = 1.00 ]; then
-            pass counters/03-transpose/emulated_counts_show_the_lesson
-        else
-            fail counters/03-transpose/emulated_counts_show_the_lesson "$(tr '\n' ';' <"$dir/03-transpose-emu.txt")"
-        fi
+    # units per request of one rung and kind, from the emulated lines
+    per() { awk -v r="$1" -v k="$2" '$1 == r && $2 == k && $3 > 0 { printf "%.2f", $4 / $3 }' "$dir/$lab-emu.txt"; }
+    if [ "$(per v1_naive global_store)" = 32.00 ] && [ "$(per v1_naive global_load)" = 4.00 ] &&
+        [ "$(per v2_tiles_32x32_bank_conflicts shared_load)" = 32.00 ] &&
+        [ "$(per v3_tiles_padded_33 shared_load)" = 1.00 ]; then
+        pass "counters/$lab/emulated_counts_show_the_lesson"
+    else
+        fail "counters/$lab/emulated_counts_show_the_lesson" "$(tr '\n' ';' <"$dir/$lab-emu.txt")"
     fi
 }
 # The hardware's side, alone on the GPU (after the CLI tests): the rungs
