@@ -186,7 +186,7 @@ static int show_counts(void)
                     {"shared stores", &k.shared_store, true}};
         for (const auto &r : rows) {
             if (r.m->requests == 0) continue;
-            double per = (double)(r.shared ? r.m->wavefronts : r.m->sectors) / (double)r.m->requests;
+            double per = (double)emu::memory_units(*r.m, r.shared) / (double)r.m->requests;
             if (r.shared)
                 std::printf("  %s %5.1f passes per request%s\n", r.what, per,
                             per <= 1.0 ? " (no bank conflict)" : " (a bank conflict: several words of one bank)");

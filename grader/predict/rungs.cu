@@ -69,7 +69,7 @@ void print_counts(const char *rung, bool raw)
                 {"shared_store", "shared stores", &k.shared_store, true}};
     if (!raw) std::printf("%s: %llu launch%s\n", rung, k.launches, k.launches == 1 ? "" : "es");
     for (const auto &r : rows) {
-        unsigned long long units = r.shared ? r.m->wavefronts : r.m->sectors;
+        unsigned long long units = emu::memory_units(*r.m, r.shared);
         if (raw) {
             std::printf("%s %s %llu %llu\n", rung, r.kind, r.m->requests, units);
         } else if (r.m->requests) {

@@ -26,8 +26,7 @@ static void copy_count(proto_kernel_count *to, const char *name, const emu::kern
     for (int i = 0; i < PROTO_ACCESS_KINDS; i++) {
         to->requests[i] = kinds[i]->requests;
         to->bytes[i] = kinds[i]->bytes;
-        /* global memory's units are sectors, shared memory's passes */
-        to->units[i] = i < 2 ? kinds[i]->sectors : kinds[i]->wavefronts;
+        to->units[i] = emu::memory_units(*kinds[i], i >= 2); /* kinds 2 and 3 are shared */
     }
 }
 #endif

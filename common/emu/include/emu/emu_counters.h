@@ -25,6 +25,13 @@ struct memory_count {
     unsigned long long wavefronts; /* shared: passes, summed over requests */
 };
 
+/* The units of a kind of access: sectors for global memory, passes for
+ * shared memory. */
+inline unsigned long long memory_units(const memory_count &m, bool shared)
+{
+    return shared ? m.wavefronts : m.sectors;
+}
+
 struct kernel_count {
     unsigned long long launches;
     unsigned long long blocks_launched, blocks_run; /* the grid; the blocks emulated */
