@@ -8,8 +8,9 @@
  * while it uses it: shared to check, exclusive to time (the fast stage, a
  * ladder). A class batch or `make test` can then run several gradings at
  * once on one GPU: their builds and checks overlap, their timings never do.
- * Checks hold it only while their runs go (the probe; work's and right's
- * runs side by side; each run that looks for a smaller failing case), so
+ * Checks hold it only while their runs go (the probe; the run of work's
+ * and right's calls, then the sanitizers' runs side by side; the run that
+ * looks for a smaller failing case), so
  * a grading that waits to time waits for runs, never for judging on the
  * CPU.
  *

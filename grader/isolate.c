@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -360,15 +361,30 @@ static void iso_finish(iso_job *job)
     }
 }
 
-void iso_wait(iso_job *jobs, int n, int which)
+int iso_wait_for(iso_job *jobs, int n, int which, double seconds)
 {
-    while (!jobs[which].done) {
+    double until = iso_now_s() + seconds;
+    for (;;) {
         for (int i = 0; i < n; i++)
             if (!jobs[i].done && iso_check(&jobs[i])) iso_finish(&jobs[i]);
-        if (jobs[which].done) break;
+        if (jobs[which].done || iso_now_s() >= until) break;
         struct timespec nap = {0, 2 * 1000 * 1000};
         nanosleep(&nap, NULL);
     }
+    if (jobs[which].done) iso_end_orphans();
+    return jobs[which].done;
+}
+
+void iso_wait(iso_job *jobs, int n, int which)
+{
+    iso_wait_for(jobs, n, which, INFINITY);
+}
+
+void iso_time_out(iso_job *job)
+{
+    if (job->done) return;
+    iso_stop(job, ISO_TIMED_OUT);
+    iso_finish(job);
     iso_end_orphans();
 }
 

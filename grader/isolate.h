@@ -67,9 +67,14 @@ void iso_restart_clock(iso_job *job);
 /* Look after all n jobs (their limits hold) until jobs[which] is done;
  * its result is then filled. */
 void iso_wait(iso_job *jobs, int n, int which);
+/* The same, for at most `seconds`; 1 when jobs[which] is done. */
+int iso_wait_for(iso_job *jobs, int n, int which, double seconds);
 /* Stop every job not done yet (result.cancelled): its answer will not be
  * read. */
 void iso_cancel(iso_job *jobs, int n);
+/* Stop a job now as if it had passed its time limit (result.timed_out):
+ * its caller keeps a limit of its own for a part of the job. */
+void iso_time_out(iso_job *job);
 
 /* A child the grader forked for itself (not a job): the orphan hunt
  * spares it until iso_unspare, before it is reaped. 0 when registered. */

@@ -29,7 +29,7 @@ enum {
     /* 8: memory counts in the emulation; 7: a timing may stop on a sure
      * pass; 6: late writes, timed parts; 5: samples sent as measured; 4: a
      * timing may stop once decided */
-    PROTO_VERSION = 8,
+    PROTO_VERSION = 9,
     PROTO_NAME_LEN = 64
 };
 
@@ -80,6 +80,9 @@ static inline unsigned char proto_guard_byte(uint32_t word, size_t offset)
     return (unsigned char)(word >> (8 * (offset & 3)));
 }
 
+/* The most calls one request holds (the smaller-case search's list). */
+enum { PROTO_MAX_CALLS = 4 * LAB_MAX_CASES };
+
 /* One call to make: the case, the seed of its inputs, the byte offset (a
  * multiple of the element size, below 16) added to each buffer's pointer,
  * and how many pairs of input elements to exchange after generating them
@@ -115,8 +118,9 @@ typedef struct {
     double max_seconds;    /* stop sampling after this long */
     int32_t min_rounds, max_rounds;
     double target_rse;     /* relative standard error of each median */
-    /* MODE_CASES: a proto_layout. */
-    int32_t layout;
+    /* MODE_CASES: the calls before this index have guarded buffers
+     * (LAYOUT_GUARDED), the others exact ones (LAYOUT_EXACT). */
+    int32_t exact_from;
     int32_t pad;
     /* MODE_TIMING: how far a timed float output may stray from the
      * baseline's answer on the same inputs, relative to the element's size

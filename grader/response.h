@@ -35,6 +35,10 @@ typedef struct {
  * runner writes sets malformed, and reading stops there. */
 int response_read(const char *path, const lab_spec *spec,
                   const proto_call *calls, int n_calls, int max_rounds, response *r);
+/* How many calls, from the first, have their results in the file so far
+ * (only the records' heads are read): the grader watches a run with it. */
+int response_calls_done(const char *path, const lab_spec *spec, const proto_call *calls,
+                        int n_calls);
 /* Fill the stage for a malformed response: "error: malformed runner
  * record", which makes the grade exit 2. Returns 1 if it was malformed. */
 int response_malformed(const response *r, stage_result *st);

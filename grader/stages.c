@@ -147,26 +147,46 @@ static int stopped_during(const grade_ctx *g, const proto_call *call,
     return 1;
 }
 
-/* One run of the runner: a list of calls, maybe under a sanitizer. */
+/* One run of the runner: a list of calls, maybe under a sanitizer. The
+ * calls before right_from are judged for the work stage (leniently: a
+ * stray write is a note there), the others for right (strictly). One plain
+ * run holds work's calls and then right's, because on a GPU every run
+ * costs a CUDA context, and the driver makes contexts one at a time for
+ * every grading on the GPU. */
 typedef struct {
     const char *tag;  /* names its files in the scratch directory */
     const char *tool; /* compute-sanitizer's tool, or NULL */
+    const lab_spec *spec;
     const proto_call *calls;
-    int n, strict;
+    int n, right_from;
+    stage_result *work, *right; /* the stages its calls are judged for */
     double limit_s;
+    /* work's calls, which right's follow in the same run, must have ended
+     * this many seconds after it started (watch_first_run) */
+    double work_limit_s;
     char req[512], rsp[512], log[512];
     double judged_s; /* iso_now_s() once its verdict was known */
-    /* The call that failed in a way a smaller case may show again: it
-     * finished with a wrong answer, or crashed; -1 (start_run) when none. */
+    /* How it failed (start_run resets both): the stage (NULL: it passed),
+     * and the call that failed in a way a smaller case may show again (it
+     * finished with a wrong answer, or crashed), or -1. */
+    stage_result *failed;
     int failed_call;
 } calls_run;
 
+static stage_result *stage_of_call(const calls_run *r, int i)
+{
+    return i < r->right_from ? r->work : r->right;
+}
+
 /* Write the request for one run and start the runner on it (under
  * compute-sanitizer's `tool` if given), without waiting. */
-static int start_run(const grade_ctx *g, calls_run *r, iso_job *job, stage_result *st)
+static int start_run(const grade_ctx *g, calls_run *r, iso_job *job)
 {
+    r->spec = g->spec;
+    r->failed = NULL;
     r->failed_call = -1;
-    /* right.req, right-memcheck.req, ... */
+    stage_result *st = stage_of_call(r, 0);
+    /* work.req, right-memcheck.req, ... */
     const char *dash = r->tool ? "-" : "", *tool = r->tool ? r->tool : "";
     snprintf(r->req, sizeof r->req, "%s/%s%s%s.req", g->scratch, r->tag, dash, tool);
     snprintf(r->rsp, sizeof r->rsp, "%s/%s%s%s.rsp", g->scratch, r->tag, dash, tool);
@@ -179,13 +199,14 @@ static int start_run(const grade_ctx *g, calls_run *r, iso_job *job, stage_resul
     /* Under compute-sanitizer every allocation is exactly its buffer, so
      * one element past the end is reported; the plain runs keep the guards
      * that show stray writes. The emulator is its own sanitizer: it fences
-     * every allocation, so its right stage runs on exact buffers too (its
-     * work stage keeps the guards, as on the GPU, so that a stray write
-     * fails right there as well). */
-    req.layout = r->tool || (g->emulated && r->strict) ? LAYOUT_EXACT : LAYOUT_GUARDED;
+     * every allocation, so right's calls have exact buffers there too
+     * (work's keep the guards, as on the GPU, so that a stray write fails
+     * right there as well). */
+    req.exact_from = r->tool ? 0 : g->emulated ? r->right_from : r->n;
     if (write_request(r->req, &req, r->calls) != 0) {
         st->status = ST_ERROR;
         snprintf(st->summary, sizeof st->summary, "cannot write %s", r->req);
+        r->failed = st;
         return 0;
     }
     char exit_code[8];
@@ -198,66 +219,118 @@ static int start_run(const grade_ctx *g, calls_run *r, iso_job *job, stage_resul
     if (iso_start(job, r->tool ? sanitized : plain, r->log, &lim) != 0) {
         st->status = ST_ERROR;
         snprintf(st->summary, sizeof st->summary, "cannot start %s", g->runner);
+        r->failed = st;
         return 0;
     }
     return 1;
 }
 
-/* Judge a finished run: every call, then how the runner and the sanitizer
- * ended. Returns 1 if all passed. */
-static int judge_run(const grade_ctx *g, calls_run *r, const iso_result *ir,
-                     stage_result *st)
+/* Judge calls [from, to) of a run from its response. Returns 1 if all
+ * passed; else r->failed is the stage that failed, and r->failed_call the
+ * call when a smaller case may show it again. */
+static int judge_calls(const grade_ctx *g, calls_run *r, const response *rsp,
+                       const iso_result *ir, int from, int to)
 {
-    report_add_time(st, r->tool ? r->tool : "run", ir->wall_s);
-    response rsp;
-    response_read(r->rsp, g->spec, r->calls, r->n, 0, &rsp);
-    if (response_malformed(&rsp, st)) {
-        response_free(&rsp);
+    int unfinished = from;
+    while (unfinished < to - 1 && rsp->calls[unfinished].finished) unfinished++;
+    if (response_malformed(rsp, stage_of_call(r, unfinished))) {
+        r->failed = stage_of_call(r, unfinished);
         return 0;
     }
-    int ok = 1;
-    for (int i = 0; i < r->n && ok; i++) {
-        const call_record *rec = &rsp.calls[i];
+    for (int i = from; i < to; i++) {
+        const call_record *rec = &rsp->calls[i];
+        stage_result *st = stage_of_call(r, i);
+        int ok = 0;
         if (rec->finished) {
-            ok = judge_call(g, &r->calls[i], rec, r->strict, st);
+            ok = judge_call(g, &r->calls[i], rec, i >= r->right_from, st);
             if (!ok) r->failed_call = i;
         } else if (rec->begun) {
-            if (stopped_during(g, &r->calls[i], ir, &rsp, r->log, st)) r->failed_call = i;
-            ok = 0;
+            if (stopped_during(g, &r->calls[i], ir, rsp, r->log, st)) r->failed_call = i;
         } else {
             char how[96];
             iso_describe(ir, how, sizeof how);
             st->status = ST_FAIL;
+            /* counted within its stage: right's first call is its call 1 */
+            int number = i - (i >= r->right_from ? r->right_from : 0) + 1;
             snprintf(st->summary, sizeof st->summary, "the runner stopped before call %d (%s)%s%s",
-                     i + 1, how, rsp.has_fatal ? ": " : "",
-                     rsp.has_fatal ? rsp.fatal.message : "");
+                     number, how, rsp->has_fatal ? ": " : "",
+                     rsp->has_fatal ? rsp->fatal.message : "");
             log_excerpt(r->log, st);
-            ok = 0;
+        }
+        if (!ok) {
+            r->failed = st;
+            return 0;
         }
     }
+    return 1;
+}
+
+/* Judge a finished run: its calls from `from` on (those before were judged
+ * while it ran), then how the runner and the sanitizer ended. Returns 1
+ * if all passed; else r->failed is the stage it failed. */
+static int judge_run(const grade_ctx *g, calls_run *r, const iso_result *ir, int from)
+{
+    /* A run's time is its first stage's: work's, for work's and right's
+     * calls (right's own parts are the sanitizers and the counts). */
+    report_add_time(stage_of_call(r, 0), r->tool ? r->tool : "run", ir->wall_s);
+    response rsp;
+    response_read(r->rsp, g->spec, r->calls, r->n, 0, &rsp);
+    int ok = judge_calls(g, r, &rsp, ir, from, r->n);
+    /* How the run ended is its first stage's verdict, as it would be in a
+     * run of work's calls alone. */
+    stage_result *whole = stage_of_call(r, 0);
     int sanitizer_found = r->tool && ir->exited &&
                           (ir->exit_code == SANITIZER_ERROR_EXIT ||
                            (!strcmp(r->tool, "racecheck") && racecheck_hazards(r->log) > 0));
     if (ok && sanitizer_found) {
-        st->status = ST_FAIL;
-        snprintf(st->summary, sizeof st->summary,
+        whole->status = ST_FAIL;
+        snprintf(whole->summary, sizeof whole->summary,
                  "compute-sanitizer %s found errors (outputs were right)", r->tool);
-        sanitizer_excerpt(r->log, st);
-        sb_printf(&st->details, "hint: each report names the kernel, the kind of "
-                                "access, the thread and block; build with -lineinfo "
-                                "for source lines\n");
+        sanitizer_excerpt(r->log, whole);
+        sb_printf(&whole->details, "hint: each report names the kernel, the kind of "
+                                   "access, the thread and block; build with -lineinfo "
+                                   "for source lines\n");
         ok = 0;
+        r->failed = whole;
     } else if (ok && !(ir->exited && ir->exit_code == 0)) {
         char how[96];
         iso_describe(ir, how, sizeof how);
-        st->status = ST_FAIL;
-        snprintf(st->summary, sizeof st->summary,
+        whole->status = ST_FAIL;
+        snprintf(whole->summary, sizeof whole->summary,
                  "every call was right, but the run ended badly (%s)", how);
-        log_excerpt(r->log, st);
+        log_excerpt(r->log, whole);
         ok = 0;
+        r->failed = whole;
     }
     response_free(&rsp);
     return ok;
+}
+
+/* Wait for the first run (work's calls, then right's), judging work's
+ * calls as soon as they have all ended, while right's go on: a failure
+ * there stops the run (right's answers would not be read), and work's
+ * calls must end within work's time limit, as in a run of their own. */
+static int watch_first_run(const grade_ctx *g, calls_run *r, iso_job *job)
+{
+    int judged = 0; /* the calls judged while it ran */
+    while (r->right_from < r->n && !iso_wait_for(job, 1, 0, 0.01)) {
+        if (response_calls_done(r->rsp, g->spec, r->calls, r->right_from) == r->right_from) {
+            response rsp;
+            response_read(r->rsp, g->spec, r->calls, r->n, 0, &rsp);
+            int ok = judge_calls(g, r, &rsp, &job->result, 0, r->right_from);
+            response_free(&rsp);
+            if (!ok) {
+                iso_cancel(job, 1);
+                report_add_time(r->work, "run", job->result.wall_s);
+                return 0;
+            }
+            judged = r->right_from;
+            break;
+        }
+        if (iso_now_s() - job->t0 > r->work_limit_s) iso_time_out(job);
+    }
+    iso_wait(job, 1, 0);
+    return judge_run(g, r, &job->result, judged);
 }
 
 /* The GPU, shared with other gradings' checks (gpu_lock.h), held only
@@ -272,37 +345,40 @@ static void share_gpu(const grade_ctx *g, gpu_lock *l, stage_result *st)
 }
 
 /* Start runs up to `upto` (at most 8 in all), from `started`. */
-static int start_runs(const grade_ctx *g, calls_run *runs, int upto, iso_job *jobs,
-                      stage_result *const *st, int started)
+static int start_runs(const grade_ctx *g, calls_run *runs, int upto, iso_job *jobs, int started)
 {
-    while (started < upto && started < 8 &&
-           start_run(g, &runs[started], &jobs[started], st[started]))
+    while (started < upto && started < 8 && start_run(g, &runs[started], &jobs[started]))
         started++;
     return started;
 }
 
-/* Judge the runs in order as each ends (runs[i] for the stage st[i]); the
- * first that fails stops the rest, whose verdicts would not be read.
- * Returns how many passed, from the first. The first two (work and right)
- * start together, the others (the sanitizers) once the first has passed:
- * the driver makes CUDA contexts one at a time (about 0.2 s each on an
- * H100, however many processes ask at once), and most wrong submissions
- * fail work, so a context for a sanitizer whose verdict would not be read
- * is time taken from every grading on the GPU. */
-static int run_all(const grade_ctx *g, calls_run *runs, int n, stage_result *const *st)
+/* Judge the runs in order as each ends; the first that fails stops the
+ * rest, whose verdicts would not be read. Returns how many passed, from
+ * the first. The first run (work's and right's calls) goes alone, the
+ * sanitizers once it passed: most wrong submissions fail work or right,
+ * and a context for a sanitizer whose verdict would not be read is time
+ * taken from every grading on the GPU (the driver makes CUDA contexts one
+ * at a time, about 0.2 s each on an H100, however many processes ask at
+ * once). */
+static int run_all(const grade_ctx *g, calls_run *runs, int n)
 {
     gpu_lock gpu;
-    share_gpu(g, &gpu, st[0]);
+    share_gpu(g, &gpu, runs[0].work);
     iso_job jobs[8];
-    int started = start_runs(g, runs, n < 2 ? n : 2, jobs, st, 0);
+    int started = start_runs(g, runs, 1, jobs, 0);
     int passed = 0;
     for (int i = 0; i < started; i++) {
-        iso_wait(jobs, started, i);
-        int ok = judge_run(g, &runs[i], &jobs[i].result, st[i]);
+        int ok;
+        if (i == 0) {
+            ok = watch_first_run(g, &runs[0], &jobs[0]);
+        } else {
+            iso_wait(jobs, started, i);
+            ok = judge_run(g, &runs[i], &jobs[i].result, 0);
+        }
         runs[i].judged_s = iso_now_s();
         if (!ok) break;
         passed++;
-        if (i == 0 && started == 2) started = start_runs(g, runs, n, jobs, st, started);
+        if (i == 0) started = start_runs(g, runs, n, jobs, started);
     }
     iso_cancel(jobs, started);
     gpu_lock_release(&gpu);
@@ -322,20 +398,23 @@ static int64_t case_elements(const lab_spec *spec, const lab_case *c)
     return most;
 }
 
-/* Run the calls (smallest first) in one more run of the runner; the first
- * that fails (a wrong answer, or a crash, which ends the run) is the one
- * returned, its report in *shown. -1 when none failed. */
+/* Run the calls (smallest first) in one more run of the runner, judged
+ * as strictly as the failed call was; the first that fails (a wrong
+ * answer, or a crash, which ends the run) is the one returned, its report
+ * in *shown. -1 when none failed. */
 static int first_failing(const grade_ctx *g, const calls_run *failed, const proto_call *calls,
                          int n, stage_result *st, stage_result *shown)
 {
-    calls_run r = {.tag = "smaller", .calls = calls, .n = n, .strict = failed->strict,
-                   .limit_s = failed->limit_s < 10 ? failed->limit_s : 10};
+    int strict = failed->failed_call >= failed->right_from;
     stage_result scratch = {0};
+    calls_run r = {.tag = "smaller", .calls = calls, .n = n, .right_from = strict ? 0 : n,
+                   .work = &scratch, .right = &scratch,
+                   .limit_s = failed->limit_s < 10 ? failed->limit_s : 10};
     iso_job job;
     int found = -1;
     gpu_lock gpu;
     share_gpu(g, &gpu, st);
-    if (!start_run(g, &r, &job, &scratch)) {
+    if (!start_run(g, &r, &job)) {
         gpu_lock_release(&gpu);
         sb_free(&scratch.details);
         return -1;
@@ -348,7 +427,7 @@ static int first_failing(const grade_ctx *g, const calls_run *failed, const prot
     for (int i = 0; i < n && !rsp.malformed && found < 0; i++) {
         const call_record *rec = &rsp.calls[i];
         stage_result s = {0};
-        int failing = rec->finished ? !judge_call(g, &calls[i], rec, r.strict, &s)
+        int failing = rec->finished ? !judge_call(g, &calls[i], rec, strict, &s)
                       : rec->begun  ? stopped_during(g, &calls[i], &job.result, &rsp, r.log, &s)
                                     : 0;
         if (failing) {
@@ -395,23 +474,67 @@ static void smallest_first(const lab_spec *spec, proto_call *list, int n)
         }
 }
 
+/* Whether two calls are the same case. */
+static int same_case(const lab_spec *spec, const proto_call *a, const proto_call *b)
+{
+    for (int d = 0; d < spec->n_dims; d++)
+        if (a->c.dims[d] != b->c.dims[d]) return 0;
+    return 1;
+}
+
+/* Add t to the list unless it is there or the list is full. */
+static int add_case(const lab_spec *spec, proto_call *list, int n, int most, const proto_call *t)
+{
+    for (int i = 0; i < n; i++)
+        if (same_case(spec, &list[i], t)) return n;
+    if (n < most) list[n++] = *t;
+    return n;
+}
+
+/* Every case whose sizes are c's (the lab's shrink_dims) each halved any
+ * number of times down to 1, c itself aside, with at most `elements`, into list from n
+ * (at most `most` in all); returns the new n. */
+static int small_halvings(const lab_spec *spec, const proto_call *c, int64_t elements,
+                          proto_call *list, int n, int most)
+{
+    int halvings[LAB_MAX_DIMS] = {0}, deepest[LAB_MAX_DIMS] = {0};
+    for (int d = 0; d < spec->n_dims; d++)
+        if (spec->shrink_dims & (1u << d))
+            for (int64_t v = c->c.dims[d]; v > 1; v /= 2) deepest[d]++;
+    for (;;) {
+        proto_call t = *c;
+        int halved = 0;
+        for (int d = 0; d < spec->n_dims; d++)
+            for (int k = 0; k < halvings[d]; k++, halved = 1) t.c.dims[d] /= 2;
+        if (halved && case_elements(spec, &t.c) <= elements) n = add_case(spec, list, n, most, &t);
+        int d = 0; /* the next combination, like an odometer */
+        while (d < spec->n_dims && halvings[d] == deepest[d]) halvings[d++] = 0;
+        if (d == spec->n_dims) return n;
+        halvings[d]++;
+    }
+}
+
 /* The smallest failing case. A call that failed (a wrong answer, a stray
  * write, a changed input, a crash) is tried again at smaller sizes, same
- * seed, variant and alignment: first its sizes (the lab's shrink_dims)
- * halved one at a time down to 1, like a staircase, which takes in the
- * lopsided shapes (one tile of rows, two of columns) that halving every
- * size at once jumps over; then, while the case found is still larger
- * than SMALL_CASE elements, each size of it alone halved down to 1 (a
- * staircase may pass the small shapes by: rows halved past the one that
- * mattered before the columns came down), three times at most. Each list is one
- * more run of the runner, smallest case first, so that a crash, which
- * ends the run, still names the smallest, and a run cut short by its time
- * limit has tried the small ones. The smallest failing case found is
- * shown under the failure with its first wrong elements or its crash;
- * nothing when none fails (a bug that needs a large size), and the
- * verdict is the same either way. The stage records how many elements
- * the case it shows has (the failing one, or the smaller one found). */
-enum { SMALL_CASE = 64, NARROWING_RUNS = 3 };
+ * seed, variant and alignment, in one more run of the runner (one CUDA
+ * context), smallest case first, so that a crash, which ends the run,
+ * still names the smallest, and a run cut short by its time limit has
+ * tried the small ones. The cases are its sizes (the lab's shrink_dims)
+ * halved:
+ * - one at a time down to 1, like a staircase, which takes in the
+ *   lopsided shapes (one tile of rows, two of columns) that halving every
+ *   size at once jumps over; where that needs more calls than a list
+ *   holds, every size is halved at each step;
+ * - and every combination of halvings that leaves at most SMALL_CASE
+ *   elements (or as few as any halving leaves, where the lab's other
+ *   sizes keep every case larger), so that a small failing case is found
+ *   wherever it lies.
+ * The smallest failing case found is shown under the failure with its
+ * first wrong elements or its crash; nothing when none fails (a bug that
+ * needs a large size), and the verdict is the same either way. The stage
+ * records how many elements the case it shows has (the failing one, or
+ * the smaller one found). */
+enum { SMALL_CASE = 64 };
 static void show_smallest_failure(const grade_ctx *g, const calls_run *failed, stage_result *st)
 {
     const lab_spec *spec = g->spec;
@@ -420,47 +543,35 @@ static void show_smallest_failure(const grade_ctx *g, const calls_run *failed, s
     st->failing_elements = case_elements(spec, &c.c);
     st->shows_failing_case = 1;
     if (!spec->shrink_dims) return;
-    proto_call list[LAB_MAX_CASES];
+    proto_call list[PROTO_MAX_CALLS];
     int n = 0;
-    /* The staircase; where it would need more calls than a run takes,
-     * every size is halved at each step. */
     int steps = 0;
     for (int d = 0; d < spec->n_dims; d++)
         if (spec->shrink_dims & (1u << d))
             for (int64_t v = c.c.dims[d]; v > 1; v /= 2) steps++;
     int one_at_a_time = steps <= LAB_MAX_CASES;
+    proto_call step = c, smallest = c;
     for (int changed = 1, next = 0; changed && n < LAB_MAX_CASES;) {
         changed = 0;
         for (int k = 0; k < spec->n_dims && !(changed && one_at_a_time); k++) {
             int d = (next + k) % spec->n_dims;
-            if ((spec->shrink_dims & (1u << d)) && c.c.dims[d] > 1) {
-                c.c.dims[d] /= 2;
+            if ((spec->shrink_dims & (1u << d)) && step.c.dims[d] > 1) {
+                step.c.dims[d] /= 2;
                 changed = 1;
                 next = d + 1;
             }
         }
-        if (changed) list[n++] = c;
+        if (changed) list[n++] = step;
     }
+    for (int d = 0; d < spec->n_dims; d++)
+        if (spec->shrink_dims & (1u << d)) smallest.c.dims[d] = 1;
+    int64_t small = case_elements(spec, &smallest.c);
+    n = small_halvings(spec, &c, small > SMALL_CASE ? small : SMALL_CASE, list, n, PROTO_MAX_CALLS);
     smallest_first(spec, list, n);
     stage_result shown = {0};
     int found = n ? first_failing(g, failed, list, n, st, &shown) : -1;
-    proto_call best = found >= 0 ? list[found] : failed->calls[failed->failed_call];
-    for (int run = 0; run < NARROWING_RUNS && case_elements(spec, &best.c) > SMALL_CASE; run++) {
-        n = 0;
-        for (int d = 0; d < spec->n_dims; d++)
-            if (spec->shrink_dims & (1u << d))
-                for (int64_t v = best.c.dims[d] / 2; v >= 1 && n < LAB_MAX_CASES; v /= 2) {
-                    list[n] = best;
-                    list[n++].c.dims[d] = v;
-                }
-        smallest_first(spec, list, n);
-        int narrower = n ? first_failing(g, failed, list, n, st, &shown) : -1;
-        if (narrower < 0) break;
-        best = list[narrower];
-        found = narrower;
-    }
     if (found >= 0) {
-        st->failing_elements = case_elements(spec, &best.c);
+        st->failing_elements = case_elements(spec, &list[found].c);
         sb_printf(&st->details, "smallest failing case found by halving the sizes: %s\n",
                   shown.summary);
         /* Its first wrong elements: the lines before the tolerance and the hint. */
@@ -532,51 +643,51 @@ void stages_work_and_right(const grade_ctx *g, stage_result *work, stage_result 
     double t0 = iso_now_s();
     const lab_case_list *work_cases = cases_for(g, &spec->work, &spec->emulated.work);
     const lab_case_list *right_cases = cases_for(g, &spec->right, &spec->emulated.right);
-    proto_call work_calls[LAB_MAX_CASES], right_calls[LAB_MAX_CASES], sanitize_calls[LAB_MAX_CASES];
-    make_calls(g, work_cases, 1, 0, work_calls);
-    make_calls(g, right_cases, 2, spec->misalign, right_calls);
+    /* work's calls, then right's */
+    proto_call plain[2 * LAB_MAX_CASES], sanitize_calls[LAB_MAX_CASES];
+    int work_n = work_cases->n, right_n = with_right ? right_cases->n : 0;
+    make_calls(g, work_cases, 1, 0, plain);
+    make_calls(g, right_cases, 2, spec->misalign, plain + work_n);
     make_calls(g, &spec->sanitize, 3, spec->misalign, sanitize_calls);
 
-    /* work, right and each sanitizer side by side (the sanitizers once
-     * work passed: run_all): a later run's verdict is read only once the
-     * earlier ones passed, so the result is the same as one after the
-     * other, and the first failure stops the rest. */
-    calls_run runs[2 + 4];
-    stage_result *judged_in[2 + 4];
+    /* One run of work's calls and then right's (one CUDA context, not
+     * two), each stage with its own time limit; then each sanitizer, side
+     * by side, once it passed (run_all): a later run's verdict is read only
+     * once the earlier ones passed, so the result is the same as one after
+     * the other, and the first failure stops the rest. */
+    calls_run runs[1 + 4];
     int n = 0;
-    runs[n] = (calls_run){.tag = "work", .calls = work_calls, .n = work_cases->n,
-                          .limit_s = limit_or(spec->time_limit_s.work, 30)};
-    judged_in[n++] = work;
+    double work_limit = limit_or(spec->time_limit_s.work, 30);
+    double right_limit = with_right ? limit_or(spec->time_limit_s.right, 60) : 0;
+    runs[n++] = (calls_run){.tag = "work", .calls = plain, .n = work_n + right_n,
+                            .right_from = work_n, .work = work, .right = right,
+                            .limit_s = work_limit + right_limit, .work_limit_s = work_limit};
     int sanitized = with_right && !g->emulated && g->sanitizer;
     strbuf tools = {0};
-    if (with_right) {
-        runs[n] = (calls_run){.tag = "right", .calls = right_calls, .n = right_cases->n,
-                              .strict = 1, .limit_s = limit_or(spec->time_limit_s.right, 60)};
-        judged_in[n++] = right;
-    }
     unsigned wanted = spec->sanitizers | SAN_MEMCHECK;
     for (int t = 0; sanitized && t < 4; t++) {
         if (!(wanted & (1u << t))) continue;
-        calls_run *r = &runs[n];
-        *r = (calls_run){.tag = "right", .tool = SANITIZER_TOOLS[t], .calls = sanitize_calls,
-                         .n = spec->sanitize.n, .strict = 1,
-                         .limit_s = limit_or(spec->time_limit_s.sanitize, 600)};
-        judged_in[n++] = right;
+        runs[n++] = (calls_run){.tag = "right", .tool = SANITIZER_TOOLS[t], .calls = sanitize_calls,
+                                .n = spec->sanitize.n, .right_from = 0, .work = work,
+                                .right = right,
+                                .limit_s = limit_or(spec->time_limit_s.sanitize, 600)};
         sb_printf(&tools, "%s%s", tools.len ? ", " : "", SANITIZER_TOOLS[t]);
     }
-    int passed = run_all(g, runs, n, judged_in);
-    if (passed < n && !runs[passed].tool) {
-        show_smallest_failure(g, &runs[passed], judged_in[passed]);
-        runs[passed].judged_s = iso_now_s();
+    int passed = run_all(g, runs, n);
+    calls_run *failed = passed < n ? &runs[passed] : NULL;
+    if (failed && !failed->tool && failed->failed) {
+        show_smallest_failure(g, failed, failed->failed);
+        failed->judged_s = iso_now_s();
     }
+    int work_passed = !failed || (failed->failed && failed->failed != work);
 
-    if (passed >= 1) {
+    if (work_passed) {
         work->status = ST_PASS;
         snprintf(work->summary, sizeof work->summary, "%d sizes, every output written and %s",
                  work_cases->n, spec->tolerance.kind == TOL_EXACT ? "exact" : "within tolerance");
     }
     work->seconds = (runs[0].judged_s > 0 ? runs[0].judged_s : iso_now_s()) - t0;
-    if (!with_right || passed < 1) {
+    if (!with_right || !work_passed) {
         sb_free(&tools);
         return;
     }

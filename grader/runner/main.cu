@@ -84,8 +84,8 @@ static void read_request(const char *path, proto_request *req,
     if (!f) rsp_fatal("cannot open the request %s", path);
     if (fread(req, sizeof *req, 1, f) != 1 || req->magic != PROTO_MAGIC ||
         req->version != PROTO_VERSION || req->n_calls < 0 ||
-        req->n_calls > 4 * LAB_MAX_CASES ||
-        (req->layout != LAYOUT_GUARDED && req->layout != LAYOUT_EXACT) ||
+        req->n_calls > PROTO_MAX_CALLS ||
+        req->exact_from < 0 || req->exact_from > req->n_calls ||
         (req->mode == MODE_COUNTS && (req->n_calls != 1 || req->count_blocks < 1 ||
                                       req->count_blocks > 1024 || req->count_accesses < 0)))
         rsp_fatal("malformed request %s", path);
@@ -168,7 +168,7 @@ int main(int argc, char **argv)
     } else {
         for (int i = 0; i < req.n_calls; i++) {
             buffer_set set;
-            buffers_create(&set, &calls[i], (proto_layout)req.layout);
+            buffers_create(&set, &calls[i], i < req.exact_from ? LAYOUT_GUARDED : LAYOUT_EXACT);
             buffers_fill(&set, &calls[i]);
             int context_ok = call_and_report(&env, &set, &calls[i], i, LAB_DEVICE.submission);
             if (!context_ok) break; /* a sticky error: nothing more can run */

@@ -266,12 +266,36 @@ static void a_fed_child_waits_for_the_word_on_its_own_time(void)
     CHECK(heard);
 }
 
+/* A wait with a time of its own returns while the job goes on; stopping
+ * it then reads as a time-out (the work stage's limit inside a run of
+ * work's and right's calls). */
+static void a_wait_for_a_while_and_a_time_out_of_ones_own(void)
+{
+    char log[256];
+    snprintf(log, sizeof log, "/tmp/cudalab-unit-%d-waitfor.log", (int)getpid());
+    char *slow[] = {"sh", "-c", "sleep 100", NULL};
+    iso_limits lim = {60, 0, 0, 0};
+    iso_job job;
+    CHECK(iso_start(&job, slow, log, &lim) == 0);
+    double t0 = iso_now_s();
+    CHECK(iso_wait_for(&job, 1, 0, 0.1) == 0 && !job.done);
+    CHECK(iso_now_s() - t0 >= 0.09 && iso_now_s() - t0 < 5);
+    iso_time_out(&job);
+    CHECK(job.done && job.result.timed_out && !job.result.exited && job.result.wall_s < 5);
+    char *quick[] = {"sh", "-c", "exit 3", NULL};
+    CHECK(iso_start(&job, quick, log, &lim) == 0);
+    CHECK(iso_wait_for(&job, 1, 0, 30) == 1 && job.result.exit_code == 3);
+    iso_time_out(&job); /* a job already done stays as it ended */
+    CHECK(!job.result.timed_out && job.result.exited);
+    unlink(log);
+}
+
 const unit_test isolate_tests[] = {
     TEST(a_fed_child_waits_for_the_word_on_its_own_time),
     TEST(a_flood_of_output_is_stopped_at_the_log_limit),
     TEST(a_file_past_the_file_limit_stops_the_child), TEST(no_descriptor_reaches_the_child),
     TEST(the_environment_is_cleaned), TEST(an_orphan_that_left_the_group_is_ended),
-    TEST(jobs_run_side_by_side),
+    TEST(jobs_run_side_by_side), TEST(a_wait_for_a_while_and_a_time_out_of_ones_own),
     TEST(racecheck_warnings_count_as_hazards),
     TEST(a_clean_exit), TEST(an_exit_code_comes_back), TEST(a_crash_is_a_signal),
     TEST(a_hang_is_stopped_at_the_limit), TEST(a_hang_in_a_grandchild_is_stopped_too),

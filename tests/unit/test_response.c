@@ -153,6 +153,38 @@ static void a_timing_without_samples_sent_is_malformed(void)
     CHECK(read_back_sent(&t, &has, SENT_NOTHING) == 1 && has == 0);
 }
 
+/* The calls done so far, as the grader watches a run: a result counts
+ * once all its outputs are in the file, not while they are written. */
+static void calls_are_done_once_their_outputs_are_written(void)
+{
+    char path[] = "/tmp/unit-response-XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    FILE *f = fdopen(fd, "wb");
+    proto_call calls[3];
+    memset(calls, 0, sizeof calls);
+    for (int i = 0; i < 3; i++) calls[i].c.dims[0] = N;
+    float outputs[N] = {0}; /* lab 01's one output, d_c */
+    proto_result res;
+    memset(&res, 0, sizeof res);
+    res.outputs_follow = 1;
+    for (int i = 0; i < 2; i++) {
+        proto_rec_head begin = {PROTO_MAGIC, REC_BEGIN, i, 0}, result = {PROTO_MAGIC, REC_RESULT, i, 0};
+        fwrite(&begin, sizeof begin, 1, f);
+        fwrite(&result, sizeof result, 1, f);
+        fwrite(&res, sizeof res, 1, f);
+        fwrite(outputs, sizeof outputs, 1, f);
+    }
+    fflush(f);
+    CHECK(response_calls_done(path, &LAB_01_VECTOR_ADD, calls, 3) == 2);
+    CHECK(response_calls_done(path, &LAB_01_VECTOR_ADD, calls, 1) == 1);
+    CHECK(ftruncate(fd, ftell(f) - 4) == 0); /* the last output not all written yet */
+    CHECK(response_calls_done(path, &LAB_01_VECTOR_ADD, calls, 3) == 1);
+    fclose(f);
+    unlink(path);
+    CHECK(response_calls_done(path, &LAB_01_VECTOR_ADD, calls, 3) == 0); /* no file yet */
+}
+
 const unit_test response_tests[] = {
     TEST(a_summary_that_differs_from_the_samples_sent_is_malformed),
     TEST(a_timing_without_samples_sent_is_malformed),
@@ -161,5 +193,6 @@ const unit_test response_tests[] = {
     TEST(more_checked_rounds_than_timed_is_malformed),
     TEST(an_input_named_as_the_wrong_output_is_malformed),
     TEST(a_wrong_element_past_the_end_is_malformed),
+    TEST(calls_are_done_once_their_outputs_are_written),
 };
 const int response_tests_count = sizeof response_tests / sizeof response_tests[0];
