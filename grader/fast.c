@@ -6,11 +6,8 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include "compare.h"
@@ -160,15 +157,7 @@ int fast_start(const grade_ctx *g, fast_runner *r)
     char *argv[] = {(char *)g->runner, r->req_path, r->rsp_path, NULL};
     iso_limits limits = {fast_limit_s(spec), iso_memory_limit(), 0, 0};
     /* Both ways: the runner says when its inputs are made, we say go. */
-    int go[2];
-    if (socketpair(AF_UNIX, SOCK_STREAM, 0, go) != 0) return -1;
-    int started = iso_start_fed(&r->job, argv, r->log_path, &limits, go[0]);
-    close(go[0]);
-    if (started != 0) {
-        close(go[1]);
-        return -1;
-    }
-    r->go = go[1];
+    if (iso_start_waiting(&r->job, argv, r->log_path, &limits, &r->go) != 0) return -1;
     r->waiting = 1;
     /* The CPU computes the re-checks' answers while the GPU is busy. */
     for (int i = 1; i < TIMING_CALLS; i++)
@@ -191,17 +180,6 @@ void fast_abandon(fast_runner *r)
     r->waiting = 0;
 }
 
-/* Until the runner has made its inputs (one byte on the socket) or ended
- * (its end closed), at most the stage's time limit. */
-static void wait_until_prepared(const fast_runner *r, const lab_spec *spec)
-{
-    struct pollfd ready = {r->go, POLLIN, 0};
-    char byte;
-    if (poll(&ready, 1, (int)(fast_limit_s(spec) * 1000)) == 1 && read(r->go, &byte, 1) < 0) {
-        /* whatever happened, iso_wait will say how it ended */
-    }
-}
-
 /* One timing run, with the GPU to ourselves only while it uses it: the
  * runner (started by fast_start) has made its inputs on the CPU while this
  * grading waited for the GPU (other gradings may be timing), then the
@@ -215,18 +193,12 @@ static int run_timing_child(const grade_ctx *g, fast_runner *r, response *rsp, i
     if (!r->waiting && fast_start(g, r) != 0) return -1;
     /* Only a runner ready to time takes the GPU from the others. */
     double inputs = iso_now_s();
-    wait_until_prepared(r, spec);
+    iso_wait_ready(r->go, fast_limit_s(spec));
     report_add_time(st, "inputs", iso_now_s() - inputs);
     gpu_lock lock;
     double waited = g->gpu_lock_dir ? gpu_lock_wait(g->gpu_lock_dir, GPU_EXCLUSIVE, &lock) : 0;
     gpu_clock_read(g->device.pci_bus_id, before);
-    iso_restart_clock(&r->job);
-    /* A runner that already died leaves a closed pipe: no SIGPIPE for us. */
-    void (*was)(int) = signal(SIGPIPE, SIG_IGN);
-    if (write(r->go, "g", 1) != 1) { /* it died; iso_wait says how */
-    }
-    signal(SIGPIPE, was);
-    close(r->go);
+    iso_go(&r->job, r->go);
     r->waiting = 0;
     iso_wait(&r->job, 1, 0);
     *ir = r->job.result;

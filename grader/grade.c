@@ -19,7 +19,6 @@
 #include "device.h"
 #include "fast.h"
 #include "grade.h"
-#include "gpu_lock.h"
 #include "isolate.h"
 #include "labs.h"
 #include "ladder.h"
@@ -486,11 +485,8 @@ int main(int argc, char **argv)
         return finish(&o, &g, st, EXIT_NO_GPU);
     }
 
-    if (o.ladder) {
-        gpu_lock gpu;
-        gpu_lock_wait(o.objects_dir, GPU_EXCLUSIVE, &gpu);
+    if (o.ladder) { /* it takes the GPU alone while it runs (ladder.c) */
         int code = run_ladder_report(&g, o.results, o.quick);
-        gpu_lock_release(&gpu);
         o.results = NULL; /* the ladder wrote its own JSON */
         return finish(&o, &g, st, code);
     }

@@ -7,12 +7,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -250,6 +252,41 @@ int iso_run_with(char *const argv[], const char *log_path, const iso_limits *lim
     iso_wait(&job, 1, 0);
     *r = job.result;
     return 0;
+}
+
+int iso_start_waiting(iso_job *job, char *const argv[], const char *log_path,
+                      const iso_limits *limits, int *word)
+{
+    int pair[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM, 0, pair) != 0) return -1;
+    int started = iso_start_fed(job, argv, log_path, limits, pair[0]);
+    close(pair[0]);
+    if (started != 0) {
+        close(pair[1]);
+        return -1;
+    }
+    *word = pair[1];
+    return 0;
+}
+
+void iso_wait_ready(int word, double limit_s)
+{
+    struct pollfd ready = {word, POLLIN, 0};
+    char byte;
+    if (poll(&ready, 1, (int)(limit_s * 1000)) == 1 && read(word, &byte, 1) < 0) {
+        /* whatever happened, iso_wait will say how it ended */
+    }
+}
+
+void iso_go(iso_job *job, int word)
+{
+    iso_restart_clock(job);
+    /* A child that already died leaves a closed socket: no SIGPIPE for us. */
+    void (*was)(int) = signal(SIGPIPE, SIG_IGN);
+    if (write(word, "g", 1) != 1) { /* it died; iso_wait says how */
+    }
+    signal(SIGPIPE, was);
+    close(word);
 }
 
 int iso_start(iso_job *job, char *const argv[], const char *log_path, const iso_limits *lim)

@@ -64,6 +64,16 @@ int iso_start_fed(iso_job *job, char *const argv[], const char *log_path,
 /* Count the job's time limit (and its wall_s) from now: the time it spent
  * waiting for the parent is not its own. */
 void iso_restart_clock(iso_job *job);
+/* A child that makes its inputs while another grading may hold the GPU,
+ * then waits for the word that the GPU is its own (the fast stage's
+ * runner, a ladder's): started with one end of a socket as its stdin, our
+ * end in *word (0 when it started). It writes a byte there once ready;
+ * iso_wait_ready waits for that byte, or its end, at most limit_s; iso_go
+ * counts its time from now, says go and closes our end. */
+int iso_start_waiting(iso_job *job, char *const argv[], const char *log_path,
+                      const iso_limits *limits, int *word);
+void iso_wait_ready(int word, double limit_s);
+void iso_go(iso_job *job, int word);
 /* Look after all n jobs (their limits hold) until jobs[which] is done;
  * its result is then filled. */
 void iso_wait(iso_job *jobs, int n, int which);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "fast.h"
+#include "gpu_lock.h"
 #include "grade.h"
 #include "isolate.h"
 #include "judge.h"
@@ -114,9 +115,24 @@ int run_ladder_report(const grade_ctx *g, const char *results, int quick)
         fprintf(stderr, "grade: cannot write %s\n", req_path);
         return 2;
     }
+    /* The runner makes its inputs first, while other gradings may use the
+     * GPU; it has the GPU alone only while it runs, and the rungs are
+     * judged once it is let go. */
     char *argv[] = {(char *)g->runner, req_path, rsp_path, NULL};
-    iso_result ir;
-    if (iso_run(argv, log_path, 600, &ir) != 0) return 2;
+    iso_limits limits = {600, iso_memory_limit(), 0, 0};
+    iso_job job;
+    int word;
+    double t0 = iso_now_s();
+    if (iso_start_waiting(&job, argv, log_path, &limits, &word) != 0) return 2;
+    iso_wait_ready(word, limits.time_s);
+    double t1 = iso_now_s();
+    gpu_lock gpu;
+    double waited = g->gpu_lock_dir ? gpu_lock_wait(g->gpu_lock_dir, GPU_EXCLUSIVE, &gpu) : 0;
+    iso_go(&job, word);
+    iso_wait(&job, 1, 0);
+    if (g->gpu_lock_dir) gpu_lock_release(&gpu);
+    iso_result ir = job.result;
+    double t2 = iso_now_s();
 
     /* Every rung's check is reported against the check call. */
     proto_call checks[PROTO_MAX_ITEMS];
@@ -212,6 +228,9 @@ int run_ladder_report(const grade_ctx *g, const char *results, int quick)
         printf("the ladder's kernels, as the compiler reports them:\n%s", sb_str(&kernels));
         sb_free(&kernels);
     }
+    printf("time: inputs %.1f s, waited for the GPU %.1f s, on the GPU alone %.1f s, judging "
+           "%.1f s\n",
+           t1 - t0, waited, ir.wall_s, iso_now_s() - t2);
     if (results) write_json(results, g, &calls[0], where, rows, n, copy_gbps, t, parts_ms);
     response_free(&rsp);
     return all_right ? 0 : 1;

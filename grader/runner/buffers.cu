@@ -91,9 +91,10 @@ void buffers_create(buffer_set *set, const proto_call *call, proto_layout layout
 }
 
 
-/* Fresh contents in host memory for every buffer the set owns: generated
- * inputs, poisoned outputs, garbage scratch, guard bytes all around. */
-static void fill_host(buffer_set *set, const proto_call *call)
+/* Fresh contents in host memory for every buffer the set owns: inputs
+ * (generated, or the ones generated before: `again`), poisoned outputs,
+ * garbage scratch, guard bytes all around. */
+static void fill_host(buffer_set *set, const proto_call *call, int again)
 {
     const lab_spec *spec = LAB_DEVICE.spec;
     for (int b = 0; b < set->n; b++) {
@@ -105,7 +106,9 @@ static void fill_host(buffer_set *set, const proto_call *call)
         for (size_t i = 0; i < g->offset; i++) g->host[i] = proto_guard_byte(g->guard_word, i);
         for (size_t i = g->offset + g->bytes; i < g->alloc_bytes; i++)
             g->host[i] = proto_guard_byte(g->guard_word, i);
-        if (g->role == BUF_INPUT) {
+        if (g->role == BUF_INPUT && again) {
+            memcpy(data, g->pristine, g->bytes);
+        } else if (g->role == BUF_INPUT) {
             proto_make_input(spec, b, call, data, g->count);
             memcpy(g->pristine, data, g->bytes);
         } else if (g->role == BUF_SCRATCH) {
@@ -132,14 +135,20 @@ static void upload(buffer_set *set)
 
 void buffers_fill(buffer_set *set, const proto_call *call)
 {
-    fill_host(set, call);
+    fill_host(set, call, 0);
+    upload(set);
+}
+
+void buffers_refill(buffer_set *set, const proto_call *call)
+{
+    fill_host(set, call, 1);
     upload(set);
 }
 
 void buffers_prepare(buffer_set *set, const buffer_set *inputs, const proto_call *call)
 {
     create(set, call, LAYOUT_GUARDED, inputs, 0);
-    fill_host(set, call);
+    fill_host(set, call, 0);
 }
 
 void buffers_to_device(buffer_set *set, const buffer_set *inputs)

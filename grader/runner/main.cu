@@ -117,13 +117,17 @@ int main(int argc, char **argv)
         int want = req.mode == MODE_TIMING ? 3 : 2;
         if (req.n_calls != want) rsp_fatal("this mode needs %d calls, got %d", want, req.n_calls);
     }
-    /* The fast stage: make the inputs while another grading may still be
+    /* The fast stage and a ladder: make the inputs while another grading may still be
      * timing, touching no GPU, say so (one byte back on stdin, a socket),
      * then wait for the parent's word (one byte on stdin, or its end) that
      * the GPU is ours. Run by hand, give it </dev/null. */
     timing_buffers prepared;
-    if (req.mode == MODE_TIMING) {
-        timing_prepare(&prepared, calls);
+    ladder_buffers ladder;
+    if (req.mode == MODE_TIMING || req.mode == MODE_LADDER) {
+        if (req.mode == MODE_TIMING)
+            timing_prepare(&prepared, calls);
+        else
+            ladder_prepare(&ladder, calls);
         char ready = 'r', go;
         if (write(STDIN_FILENO, &ready, 1) != 1) { /* not a socket: run by hand */
         }
@@ -162,7 +166,7 @@ int main(int argc, char **argv)
         else if (&LAB_LADDER == NULL)
             rsp_fatal("this file defines no LAB_LADDER");
         else
-            run_ladder(&req, &LAB_LADDER, &calls[0], &calls[1], &env);
+            run_ladder(&req, &LAB_LADDER, calls, &env, &ladder);
     } else if (req.mode == MODE_COUNTS) {
         count_and_report(&env, &calls[0], req.count_blocks, req.count_accesses);
     } else {

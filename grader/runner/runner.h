@@ -85,6 +85,10 @@ int fence_here(void);
 
 void buffers_create(buffer_set *set, const proto_call *call, proto_layout layout);
 void buffers_fill(buffer_set *set, const proto_call *call);
+/* The same with the inputs it generated last (a copy it keeps): cheaper
+ * than generating them again, for the next trusted call on the same
+ * inputs (a ladder's rungs). */
+void buffers_refill(buffer_set *set, const proto_call *call);
 /* The same as create and fill, in two steps: first in host memory only
  * (before CUDA starts: no GPU is touched), then on the device. With
  * `inputs`, the set has outputs and scratch of its own and that set's
@@ -205,8 +209,17 @@ void timing_prepare(timing_buffers *tb, const proto_call *calls);
 void run_timing(const proto_request *req, const proto_call *calls, call_env *env,
                 timing_buffers *tb);
 
-/* Check every rung on `check`, then time them all (and a copy) on `timed`. */
-void run_ladder(const proto_request *req, const lab_ladder *ladder,
-                const proto_call *timed, const proto_call *check, call_env *env);
+/* A ladder's buffers: the timed call's (calls[0]) and the check's
+ * (calls[1], the lab's smaller re-check size). */
+typedef struct {
+    buffer_set timed, check;
+} ladder_buffers;
+/* Before CUDA starts: both sets in host memory, inputs generated, as
+ * timing_prepare does. */
+void ladder_prepare(ladder_buffers *lb, const proto_call *calls);
+/* Check every rung on calls[1], each on the same inputs, then time them
+ * all (and a copy) on calls[0], with the buffers ladder_prepare made. */
+void run_ladder(const proto_request *req, const lab_ladder *ladder, const proto_call *calls,
+                call_env *env, ladder_buffers *lb);
 
 #endif

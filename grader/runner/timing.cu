@@ -358,23 +358,33 @@ void run_timing(const proto_request *req, const proto_call *calls, call_env *env
     buffers_destroy(&tb->mine);
 }
 
-void run_ladder(const proto_request *req, const lab_ladder *ladder,
-                const proto_call *timed, const proto_call *check, call_env *env)
+void ladder_prepare(ladder_buffers *lb, const proto_call *calls)
+{
+    buffers_prepare(&lb->timed, NULL, &calls[0]);
+    buffers_prepare(&lb->check, NULL, &calls[1]);
+}
+
+void run_ladder(const proto_request *req, const lab_ladder *ladder, const proto_call *calls,
+                call_env *env, ladder_buffers *lb)
 {
     if (ladder->n + 1 + (LAB_DEVICE.parts ? LAB_DEVICE.n_parts : 0) > PROTO_MAX_ITEMS) rsp_fatal("a ladder has at most %d rungs", PROTO_MAX_ITEMS - 1);
-    buffer_set set;
-    buffers_create(&set, timed, LAYOUT_GUARDED);
-    /* Every rung must be right before its time means anything. */
-    for (int r = 0; r < ladder->n; r++)
-        check_calls(env, &set, timed, check, 1, r, ladder->rungs[r].call);
-    buffers_fill(&set, timed);
+    buffers_to_device(&lb->check, NULL);
+    /* Every rung must be right before its time means anything: each on the
+     * same inputs, its outputs poisoned again. */
+    for (int r = 0; r < ladder->n; r++) {
+        if (r > 0) buffers_refill(&lb->check, &calls[1]);
+        if (!call_and_report(env, &lb->check, &calls[1], r, ladder->rungs[r].call)) break;
+    }
+    buffers_destroy(&lb->check);
+    buffer_set *set = &lb->timed;
+    buffers_to_device(set, NULL);
     timing_env t;
-    timing_open(&t, env, &set, timed);
+    timing_open(&t, env, set, &calls[0]);
     timed_item items[PROTO_MAX_ITEMS];
-    for (int r = 0; r < ladder->n; r++) items[r] = {ladder->rungs[r].name, ladder->rungs[r].call, &set};
+    for (int r = 0; r < ladder->n; r++) items[r] = {ladder->rungs[r].name, ladder->rungs[r].call, set};
     items[ladder->n] = {"copy", copy_call, NULL};
-    int n_items = add_parts(&t, items, ladder->n + 1, &set);
+    int n_items = add_parts(&t, items, ladder->n + 1, set);
     time_items(req, &t, items, n_items);
     timing_close(&t);
-    buffers_destroy(&set);
+    buffers_destroy(set);
 }
