@@ -9,8 +9,8 @@
  * ladder). A class batch or `make test` can then run several gradings at
  * once on one GPU: their builds and checks overlap, their timings never do.
  * Checks hold it only while their runs go (the probe; the run of work's
- * and right's calls, then the sanitizers' runs side by side; the run that
- * looks for a smaller failing case), so
+ * and right's calls, with the sanitizers' runs beside it once work's calls
+ * passed; the run that looks for a smaller failing case), so
  * a grading that waits to time waits for runs, never for judging on the
  * CPU.
  *

@@ -162,10 +162,10 @@ typedef struct {
     stage_result *work, *right; /* the stages its calls are judged for */
     double limit_s;
     /* work's calls, which right's follow in the same run, must have ended
-     * this many seconds after it started (watch_first_run) */
+     * this many seconds after it started (watch_work) */
     double work_limit_s;
     char req[512], rsp[512], log[512];
-    double judged_s; /* iso_now_s() once its verdict was known */
+    double work_judged_s; /* iso_now_s() once work's verdict was known */
     /* How it failed (start_run resets both): the stage (NULL: it passed),
      * and the call that failed in a way a smaller case may show again (it
      * finished with a wrong answer, or crashed), or -1. */
@@ -306,31 +306,35 @@ static int judge_run(const grade_ctx *g, calls_run *r, const iso_result *ir, int
     return ok;
 }
 
-/* Wait for the first run (work's calls, then right's), judging work's
- * calls as soon as they have all ended, while right's go on: a failure
- * there stops the run (right's answers would not be read), and work's
- * calls must end within work's time limit, as in a run of their own. */
-static int watch_first_run(const grade_ctx *g, calls_run *r, iso_job *job)
+/* Wait for the first run (work's calls, then right's) until work's calls
+ * are judged, as soon as they have all ended, while right's go on: a
+ * failure there stops the run (right's answers would not be read), and
+ * work's calls must end within work's time limit, as in a run of their
+ * own. A run that ends first is judged whole. Returns 1 when work's calls
+ * passed; *judged is how many calls were judged (r->n: all). */
+static int watch_work(const grade_ctx *g, calls_run *r, iso_job *job, int *judged)
 {
-    int judged = 0; /* the calls judged while it ran */
     while (r->right_from < r->n && !iso_wait_for(job, 1, 0, 0.01)) {
         if (response_calls_done(r->rsp, g->spec, r->calls, r->right_from) == r->right_from) {
             response rsp;
             response_read(r->rsp, g->spec, r->calls, r->n, 0, &rsp);
             int ok = judge_calls(g, r, &rsp, &job->result, 0, r->right_from);
             response_free(&rsp);
+            *judged = ok ? r->right_from : r->n;
+            r->work_judged_s = iso_now_s();
             if (!ok) {
                 iso_cancel(job, 1);
                 report_add_time(r->work, "run", job->result.wall_s);
-                return 0;
             }
-            judged = r->right_from;
-            break;
+            return ok;
         }
         if (iso_now_s() - job->t0 > r->work_limit_s) iso_time_out(job);
     }
     iso_wait(job, 1, 0);
-    return judge_run(g, r, &job->result, judged);
+    *judged = r->n;
+    int ok = judge_run(g, r, &job->result, 0);
+    r->work_judged_s = iso_now_s();
+    return ok;
 }
 
 /* The GPU, shared with other gradings' checks (gpu_lock.h), held only
@@ -354,31 +358,29 @@ static int start_runs(const grade_ctx *g, calls_run *runs, int upto, iso_job *jo
 
 /* Judge the runs in order as each ends; the first that fails stops the
  * rest, whose verdicts would not be read. Returns how many passed, from
- * the first. The first run (work's and right's calls) goes alone, the
- * sanitizers once it passed: most wrong submissions fail work or right,
- * and a context for a sanitizer whose verdict would not be read is time
- * taken from every grading on the GPU (the driver makes CUDA contexts one
- * at a time, about 0.2 s each on an H100, however many processes ask at
- * once). */
+ * the first. The first run (work's calls, then right's) starts alone, the
+ * sanitizers once work's calls passed, beside right's: most wrong
+ * submissions fail work, and a context for a sanitizer whose verdict
+ * would not be read is time taken from every grading on the GPU (the
+ * driver makes CUDA contexts one at a time, about 0.2 s each on an H100,
+ * however many processes ask at once). */
 static int run_all(const grade_ctx *g, calls_run *runs, int n)
 {
     gpu_lock gpu;
     share_gpu(g, &gpu, runs[0].work);
     iso_job jobs[8];
-    int started = start_runs(g, runs, 1, jobs, 0);
-    int passed = 0;
-    for (int i = 0; i < started; i++) {
-        int ok;
-        if (i == 0) {
-            ok = watch_first_run(g, &runs[0], &jobs[0]);
-        } else {
-            iso_wait(jobs, started, i);
-            ok = judge_run(g, &runs[i], &jobs[i].result, 0);
+    int started = start_runs(g, runs, 1, jobs, 0), passed = 0, judged = 0;
+    if (started && watch_work(g, &runs[0], &jobs[0], &judged)) {
+        started = start_runs(g, runs, n, jobs, started);
+        for (int i = 0; i < started; i++) {
+            int ok = 1;
+            if (i > 0 || judged < runs[0].n) {
+                iso_wait(jobs, started, i);
+                ok = judge_run(g, &runs[i], &jobs[i].result, i == 0 ? judged : 0);
+            }
+            if (!ok) break;
+            passed++;
         }
-        runs[i].judged_s = iso_now_s();
-        if (!ok) break;
-        passed++;
-        if (i == 0) started = start_runs(g, runs, n, jobs, started);
     }
     iso_cancel(jobs, started);
     gpu_lock_release(&gpu);
@@ -651,10 +653,10 @@ void stages_work_and_right(const grade_ctx *g, stage_result *work, stage_result 
     make_calls(g, &spec->sanitize, 3, spec->misalign, sanitize_calls);
 
     /* One run of work's calls and then right's (one CUDA context, not
-     * two), each stage with its own time limit; then each sanitizer, side
-     * by side, once it passed (run_all): a later run's verdict is read only
-     * once the earlier ones passed, so the result is the same as one after
-     * the other, and the first failure stops the rest. */
+     * two), each stage with its own time limit; once work's calls passed,
+     * each sanitizer beside it (run_all): a later run's verdict is read
+     * only once the earlier ones passed, so the result is the same as one
+     * after the other, and the first failure stops the rest. */
     calls_run runs[1 + 4];
     int n = 0;
     double work_limit = limit_or(spec->time_limit_s.work, 30);
@@ -677,7 +679,7 @@ void stages_work_and_right(const grade_ctx *g, stage_result *work, stage_result 
     calls_run *failed = passed < n ? &runs[passed] : NULL;
     if (failed && !failed->tool && failed->failed) {
         show_smallest_failure(g, failed, failed->failed);
-        failed->judged_s = iso_now_s();
+        if (failed->failed == work) failed->work_judged_s = iso_now_s();
     }
     int work_passed = !failed || (failed->failed && failed->failed != work);
 
@@ -686,7 +688,7 @@ void stages_work_and_right(const grade_ctx *g, stage_result *work, stage_result 
         snprintf(work->summary, sizeof work->summary, "%d sizes, every output written and %s",
                  work_cases->n, spec->tolerance.kind == TOL_EXACT ? "exact" : "within tolerance");
     }
-    work->seconds = (runs[0].judged_s > 0 ? runs[0].judged_s : iso_now_s()) - t0;
+    work->seconds = (runs[0].work_judged_s > 0 ? runs[0].work_judged_s : iso_now_s()) - t0;
     if (!with_right || !work_passed) {
         sb_free(&tools);
         return;

@@ -6,8 +6,9 @@
 #include "response.h"
 
 /* The work stage, and with with_right the right stage too: one run of
- * work's calls and then right's, then one per compute-sanitizer tool side
- * by side; right is left alone unless work passed. Each stage's seconds are from the start
+ * work's calls and then right's, and once work's passed, one per
+ * compute-sanitizer tool beside it; right is left alone unless work
+ * passed. Each stage's seconds are from the start
  * until its verdict. */
 void stages_work_and_right(const grade_ctx *g, stage_result *work, stage_result *right,
                            int with_right);
