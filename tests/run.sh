@@ -645,16 +645,20 @@ e2e_tests() {
     [ -n "$gpus" ] || gpus=$(nvidia-smi -L 2>/dev/null | awk '/^GPU /{ printf "%d ", n++ }')
     [ "$(echo $gpus | wc -w)" -gt 1 ] || gpus=-
     local jobs=${E2E_JOBS:-$(($(nproc) / 2 > 2 ? $(nproc) / 2 : 2))}
-    # A case stops at the stage its verdict is decided in; a ladder holds
-    # the GPU alone for its whole run, so they are spread among the cases.
+    # A case stops at the stage its verdict is decided in. Those that stop
+    # at work or right go first: they only check, side by side. A timing
+    # (the fast stage, a ladder) has the GPU alone, and every check running
+    # when it asks must end first while none starts (grader/gpu_lock.h), so
+    # the timings come last, the ladders spread among them.
     list_cases | awk -v ladders="${ladders[*]}" -v gpus="$gpus" '
         { if ($4 == "fail_skipped_skipped") $5 = "work"; else if ($4 ~ /_skipped$/ && $5 == "fast") $5 = "right"
-          line[NR] = $0 }
-        END { n = split(ladders, l, " "); g = split(gpus, gpu, " "); every = n ? int(NR / n) + 1 : NR + 1
+          if ($5 == "fast") timed[++t] = $0; else checked[++c] = $0 }
+        END { n = split(ladders, l, " "); g = split(gpus, gpu, " "); every = n ? int(t / n) + 1 : t + 1
               k = 0; j = 0
-              for (i = 1; i <= NR; i++) {
+              for (i = 1; i <= c; i++) print gpu[j++ % g + 1], checked[i]
+              for (i = 1; i <= t; i++) {
                   if ((i - 1) % every == 0 && k < n) print gpu[j++ % g + 1], "ladder", l[++k]
-                  print gpu[j++ % g + 1], line[i] }
+                  print gpu[j++ % g + 1], timed[i] }
               while (k < n) print gpu[j++ % g + 1], "ladder", l[++k] }' |
         OUT=$OUT xargs -r -P "$jobs" -L 1 bash -c 'e2e_job "$@"' _ | tee -a "$RESULTS"
 }
