@@ -308,10 +308,11 @@ static int judge_run(const grade_ctx *g, calls_run *r, const iso_result *ir, int
 
 /* Wait for the first run (work's calls, then right's) until work's calls
  * are judged, as soon as they have all ended, while right's go on: a
- * failure there stops the run (right's answers would not be read), and
- * work's calls must end within work's time limit, as in a run of their
- * own. A run that ends first is judged whole. Returns 1 when work's calls
- * passed; *judged is how many calls were judged (r->n: all). */
+ * failure there stops the run (right's answers would not be read). Each
+ * stage's calls have its own time limit, as in runs of their own: work's
+ * must end within work's, and right's then have right's from there. A run
+ * that ends first is judged whole. Returns 1 when work's calls passed;
+ * *judged is how many calls were judged (r->n: all). */
 static int watch_work(const grade_ctx *g, calls_run *r, iso_job *job, int *judged)
 {
     while (r->right_from < r->n && !iso_wait_for(job, 1, 0, 0.01)) {
@@ -322,6 +323,7 @@ static int watch_work(const grade_ctx *g, calls_run *r, iso_job *job, int *judge
             response_free(&rsp);
             *judged = ok ? r->right_from : r->n;
             r->work_judged_s = iso_now_s();
+            job->limits.time_s = r->work_judged_s - job->t0 + (r->limit_s - r->work_limit_s);
             if (!ok) {
                 iso_cancel(job, 1);
                 report_add_time(r->work, "run", job->result.wall_s);
