@@ -1428,6 +1428,16 @@ if [ -n "$slowest" ]; then
     echo "slowest gradings (seconds, result file):"
     echo "$slowest" | awk '{ printf "  %6.1f  %s\n", $1, $2 }'
 fi
+# Where the gradings' time went, each part summed over them all (they run
+# side by side, so the sums pass the wall time): on a GPU, "waited" is the
+# wait for a turn on it (grader/gpu_lock.h).
+parts=$(cat "$OUT"/*.json 2>/dev/null | grep -o '"seconds_by_part": {[^}]*}' | sed 's/.*{//; s/}//' |
+    tr ',' '\n' | tr -d '" ' | awk -F: 'NF == 2 && $2 > 0 { t[$1] += $2 }
+        END { for (p in t) printf "%.1f %s\n", t[p], p }' | sort -rn | awk '{ printf "%s%s %s s", (NR > 1 ? ", " : ""), $2, $1 }')
+if [ -n "$parts" ]; then
+    echo
+    echo "seconds by part, summed over the gradings: $parts"
+fi
 if [ "$failed" -gt 0 ]; then
     echo
     echo "failures:"
