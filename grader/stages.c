@@ -276,9 +276,9 @@ static int judge_run(const grade_ctx *g, calls_run *r, const iso_result *ir, int
     response rsp;
     response_read(r->rsp, g->spec, r->calls, r->n, 0, &rsp);
     int ok = judge_calls(g, r, &rsp, ir, from, r->n);
-    /* How the run ended is its first stage's verdict, as it would be in a
-     * run of work's calls alone. */
-    stage_result *whole = stage_of_call(r, 0);
+    /* How the run ended is the verdict of the stage whose calls came last:
+     * work's may have passed before it ended (watch_work). */
+    stage_result *whole = stage_of_call(r, r->n > 0 ? r->n - 1 : 0);
     int sanitizer_found = r->tool && ir->exited &&
                           (ir->exit_code == SANITIZER_ERROR_EXIT ||
                            (!strcmp(r->tool, "racecheck") && racecheck_hazards(r->log) > 0));
