@@ -226,13 +226,13 @@ int response_calls_done(const char *path, const lab_spec *spec, const proto_call
                         int n_calls)
 {
     FILE *f = fopen(path, "rb");
-    struct stat file;
     if (!f) return 0;
+    struct stat file; /* what was written by now: the rest waits for the next look */
     int done = 0;
     proto_rec_head h;
     proto_result res;
-    while (done < n_calls && fstat(fileno(f), &file) == 0 && read_exact(f, &h, sizeof h) &&
-           h.magic == PROTO_MAGIC) {
+    if (fstat(fileno(f), &file) != 0) n_calls = 0;
+    while (done < n_calls && read_exact(f, &h, sizeof h) && h.magic == PROTO_MAGIC) {
         if (h.kind == REC_BEGIN) continue;
         if (h.kind != REC_RESULT || h.call_index != done || !read_exact(f, &res, sizeof res))
             break;

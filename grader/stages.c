@@ -156,7 +156,6 @@ static int stopped_during(const grade_ctx *g, const proto_call *call,
 typedef struct {
     const char *tag;  /* names its files in the scratch directory */
     const char *tool; /* compute-sanitizer's tool, or NULL */
-    const lab_spec *spec;
     const proto_call *calls;
     int n, right_from;
     stage_result *work, *right; /* the stages its calls are judged for */
@@ -182,7 +181,6 @@ static stage_result *stage_of_call(const calls_run *r, int i)
  * compute-sanitizer's `tool` if given), without waiting. */
 static int start_run(const grade_ctx *g, calls_run *r, iso_job *job)
 {
-    r->spec = g->spec;
     r->failed = NULL;
     r->failed_call = -1;
     stage_result *st = stage_of_call(r, 0);
@@ -323,8 +321,9 @@ static int watch_work(const grade_ctx *g, calls_run *r, iso_job *job, int *judge
             response_free(&rsp);
             *judged = ok ? r->right_from : r->n;
             r->work_judged_s = iso_now_s();
-            job->limits.time_s = r->work_judged_s - job->t0 + (r->limit_s - r->work_limit_s);
-            if (!ok) {
+            if (ok) { /* right's calls have right's limit from now */
+                job->limits.time_s = r->work_judged_s - job->t0 + (r->limit_s - r->work_limit_s);
+            } else {
                 iso_cancel(job, 1);
                 report_add_time(r->work, "run", job->result.wall_s);
             }
@@ -495,16 +494,23 @@ static int add_case(const lab_spec *spec, proto_call *list, int n, int most, con
     return n;
 }
 
+/* How many times v can be halved (v /= 2) before it is 1. */
+static int halvings_to_one(int64_t v)
+{
+    int k = 0;
+    for (; v > 1; v /= 2) k++;
+    return k;
+}
+
 /* Every case whose sizes are c's (the lab's shrink_dims) each halved any
- * number of times down to 1, c itself aside, with at most `elements`, into list from n
- * (at most `most` in all); returns the new n. */
+ * number of times down to 1, c itself aside, with at most `elements`,
+ * into list from n (at most `most` in all); returns the new n. */
 static int small_halvings(const lab_spec *spec, const proto_call *c, int64_t elements,
                           proto_call *list, int n, int most)
 {
     int halvings[LAB_MAX_DIMS] = {0}, deepest[LAB_MAX_DIMS] = {0};
     for (int d = 0; d < spec->n_dims; d++)
-        if (spec->shrink_dims & (1u << d))
-            for (int64_t v = c->c.dims[d]; v > 1; v /= 2) deepest[d]++;
+        if (spec->shrink_dims & (1u << d)) deepest[d] = halvings_to_one(c->c.dims[d]);
     for (;;) {
         proto_call t = *c;
         int halved = 0;
@@ -551,8 +557,7 @@ static void show_smallest_failure(const grade_ctx *g, const calls_run *failed, s
     int n = 0;
     int steps = 0;
     for (int d = 0; d < spec->n_dims; d++)
-        if (spec->shrink_dims & (1u << d))
-            for (int64_t v = c.c.dims[d]; v > 1; v /= 2) steps++;
+        if (spec->shrink_dims & (1u << d)) steps += halvings_to_one(c.c.dims[d]);
     int one_at_a_time = steps <= LAB_MAX_CASES;
     proto_call step = c, smallest = c;
     for (int changed = 1, next = 0; changed && n < LAB_MAX_CASES;) {

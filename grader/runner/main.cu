@@ -117,10 +117,11 @@ int main(int argc, char **argv)
         int want = req.mode == MODE_TIMING ? 3 : 2;
         if (req.n_calls != want) rsp_fatal("this mode needs %d calls, got %d", want, req.n_calls);
     }
-    /* The fast stage and a ladder: make the inputs while another grading may still be
-     * timing, touching no GPU, say so (one byte back on stdin, a socket),
-     * then wait for the parent's word (one byte on stdin, or its end) that
-     * the GPU is ours. Run by hand, give it </dev/null. */
+    /* The fast stage and a ladder: make the inputs while another grading
+     * may still be timing, touching no GPU, say so (one byte back on
+     * stdin, a socket), then wait for the parent's word (one byte on
+     * stdin, or its end) that the GPU is ours. Run by hand, give it
+     * </dev/null. */
     timing_buffers prepared;
     ladder_buffers ladder;
     if (req.mode == MODE_TIMING || req.mode == MODE_LADDER) {
