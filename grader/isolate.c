@@ -254,48 +254,10 @@ int iso_run_with(char *const argv[], const char *log_path, const iso_limits *lim
     return 0;
 }
 
-int iso_start_waiting(iso_job *job, char *const argv[], const char *log_path,
-                      const iso_limits *limits, int *word)
-{
-    int pair[2];
-    if (socketpair(AF_UNIX, SOCK_STREAM, 0, pair) != 0) return -1;
-    int started = iso_start_fed(job, argv, log_path, limits, pair[0]);
-    close(pair[0]);
-    if (started != 0) {
-        close(pair[1]);
-        return -1;
-    }
-    *word = pair[1];
-    return 0;
-}
-
-void iso_wait_ready(int word, double limit_s)
-{
-    struct pollfd ready = {word, POLLIN, 0};
-    char byte;
-    if (poll(&ready, 1, (int)(limit_s * 1000)) == 1 && read(word, &byte, 1) < 0) {
-        /* whatever happened, iso_wait will say how it ended */
-    }
-}
-
-void iso_go(iso_job *job, int word)
-{
-    iso_restart_clock(job);
-    /* A child that already died leaves a closed socket: no SIGPIPE for us. */
-    void (*was)(int) = signal(SIGPIPE, SIG_IGN);
-    if (write(word, "g", 1) != 1) { /* it died; iso_wait says how */
-    }
-    signal(SIGPIPE, was);
-    close(word);
-}
-
-int iso_start(iso_job *job, char *const argv[], const char *log_path, const iso_limits *lim)
-{
-    return iso_start_fed(job, argv, log_path, lim, -1);
-}
-
-int iso_start_fed(iso_job *job, char *const argv[], const char *log_path, const iso_limits *lim,
-                  int stdin_fd)
+/* iso_start with the child's stdin read from stdin_fd (the parent keeps
+ * its own descriptor; -1: /dev/null). */
+static int iso_start_fed(iso_job *job, char *const argv[], const char *log_path,
+                         const iso_limits *lim, int stdin_fd)
 {
     memset(job, 0, sizeof *job);
     job->limits = *lim;
@@ -323,9 +285,44 @@ int iso_start_fed(iso_job *job, char *const argv[], const char *log_path, const 
     return 0;
 }
 
-void iso_restart_clock(iso_job *job)
+int iso_start(iso_job *job, char *const argv[], const char *log_path, const iso_limits *lim)
 {
-    job->t0 = iso_now_s();
+    return iso_start_fed(job, argv, log_path, lim, -1);
+}
+
+int iso_start_waiting(iso_job *job, char *const argv[], const char *log_path,
+                      const iso_limits *limits, int *word)
+{
+    int pair[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM, 0, pair) != 0) return -1;
+    int started = iso_start_fed(job, argv, log_path, limits, pair[0]);
+    close(pair[0]);
+    if (started != 0) {
+        close(pair[1]);
+        return -1;
+    }
+    *word = pair[1];
+    return 0;
+}
+
+void iso_wait_ready(int word, double limit_s)
+{
+    struct pollfd ready = {word, POLLIN, 0};
+    char byte;
+    if (poll(&ready, 1, (int)(limit_s * 1000)) == 1 && read(word, &byte, 1) < 0) {
+        /* whatever happened, iso_wait will say how it ended */
+    }
+}
+
+void iso_go(iso_job *job, int word)
+{
+    job->t0 = iso_now_s(); /* its limit counts from now, not from its start */
+    /* A child that already died leaves a closed socket: no SIGPIPE for us. */
+    void (*was)(int) = signal(SIGPIPE, SIG_IGN);
+    if (write(word, "g", 1) != 1) { /* it died; iso_wait says how */
+    }
+    signal(SIGPIPE, was);
+    close(word);
 }
 
 /* Why we ended a job (iso_job.ended_by_us); 0: it ended by itself. */

@@ -56,20 +56,13 @@ typedef struct {
 /* Start argv[0] as iso_run would, without waiting; 0 when it started. At
  * most 16 jobs run at once. */
 int iso_start(iso_job *job, char *const argv[], const char *log_path, const iso_limits *limits);
-/* The same, with the child's stdin read from stdin_fd (the parent keeps
- * its own descriptor; -1: /dev/null). The fast stage's runner prepares its
- * inputs and then waits there for the word to use the GPU. */
-int iso_start_fed(iso_job *job, char *const argv[], const char *log_path,
-                  const iso_limits *limits, int stdin_fd);
-/* Count the job's time limit (and its wall_s) from now: the time it spent
- * waiting for the parent is not its own. */
-void iso_restart_clock(iso_job *job);
 /* A child that makes its inputs while another grading may hold the GPU,
  * then waits for the word that the GPU is its own (the fast stage's
  * runner, a ladder's): started with one end of a socket as its stdin, our
  * end in *word (0 when it started). It writes a byte there once ready;
  * iso_wait_ready waits for that byte, or its end, at most limit_s; iso_go
- * counts its time from now, says go and closes our end. */
+ * counts its time limit (and its wall_s) from now, since the time it
+ * waited for us is not its own, says go and closes our end. */
 int iso_start_waiting(iso_job *job, char *const argv[], const char *log_path,
                       const iso_limits *limits, int *word);
 void iso_wait_ready(int word, double limit_s);

@@ -239,29 +239,29 @@ static void an_orphan_that_left_the_group_is_ended(void)
     CHECK(pid > 0 && kill(pid, 0) != 0 && errno == ESRCH);
 }
 
-/* A child fed on stdin by the parent, whose clock starts when it is told
- * to go: 0.8 s of waiting for the word do not count against its 1 s. */
+/* A child that says it is ready on its stdin, then waits there for the
+ * word (the fast stage's runner, a ladder's), and whose clock starts when
+ * it is told to go: 0.8 s of waiting for the word do not count against
+ * its 1 s. */
 static void a_fed_child_waits_for_the_word_on_its_own_time(void)
 {
     snprintf(log_path, sizeof log_path, "/tmp/cudalab-unit-%d.log", (int)getpid());
     unlink(log_path);
-    int feed[2];
-    CHECK(pipe(feed) == 0);
-    char *argv[] = {"sh", "-c", "read word; sleep 0.5; echo \"heard $word\"", NULL};
+    char *argv[] = {"sh", "-c", "printf r >&0; read word; sleep 0.5; echo \"heard $word\"", NULL};
     iso_limits lim = {1.0, 0, 0, 0};
     iso_job job;
-    int started = iso_start_fed(&job, argv, log_path, &lim, feed[0]);
-    close(feed[0]);
-    CHECK(started == 0);
+    int word;
+    CHECK(iso_start_waiting(&job, argv, log_path, &lim, &word) == 0);
+    double t0 = iso_now_s();
+    iso_wait_ready(word, 5);
+    CHECK(iso_now_s() - t0 < 1.0); /* the byte came: no wait for the limit */
     nanosleep(&(struct timespec){0, 800000000}, NULL);
-    iso_restart_clock(&job);
-    CHECK(write(feed[1], "go\n", 3) == 3);
-    close(feed[1]);
+    iso_go(&job, word);
     iso_wait(&job, 1, 0);
     CHECK(job.result.exited && job.result.exit_code == 0 && !job.result.timed_out);
     CHECK(job.result.wall_s > 0.4 && job.result.wall_s < 0.9);
     char *tail = iso_log_tail(log_path, 256);
-    int heard = tail && strstr(tail, "heard go") != NULL;
+    int heard = tail && strstr(tail, "heard g") != NULL;
     free(tail);
     CHECK(heard);
 }
