@@ -48,29 +48,30 @@ static int lock_fd(int fd, int how)
 
 int gpu_lock_take(const char *dir, gpu_use use, gpu_lock *l, char *why, size_t why_size)
 {
-    l->fd = -1;
+    l->fd = l->timing_fd = -1;
     l->waited_s = 0;
     char name[128];
     lock_name(name, sizeof name);
-    int gate = open_lock(dir, name, "gate"), gpu = open_lock(dir, name, "lock");
-    if (gate < 0 || gpu < 0) {
+    int timings = open_lock(dir, name, "timings"), gpu = open_lock(dir, name, "lock");
+    if (timings < 0 || gpu < 0) {
         snprintf(why, why_size, "cannot open %s/%s.lock: %s", dir, name, strerror(errno));
-        if (gate >= 0) close(gate);
+        if (timings >= 0) close(timings);
         if (gpu >= 0) close(gpu);
         return -1;
     }
     double t0 = iso_now_s();
-    /* Through the gate one at a time: a taker that waits for the GPU
-     * holds the gate, so nobody overtakes it. */
-    if (lock_fd(gate, LOCK_EX) != 0 ||
-        lock_fd(gpu, use == GPU_EXCLUSIVE ? LOCK_EX : LOCK_SH) != 0) {
+    /* A timing takes its place among the timings and keeps it until it is
+     * done; a check waits until there is none (gpu_lock.h). */
+    int queued = use == GPU_EXCLUSIVE ? lock_fd(timings, LOCK_SH)
+                                      : lock_fd(timings, LOCK_EX) || lock_fd(timings, LOCK_UN);
+    if (queued != 0 || lock_fd(gpu, use == GPU_EXCLUSIVE ? LOCK_EX : LOCK_SH) != 0) {
         snprintf(why, why_size, "cannot lock %s/%s.lock: %s", dir, name, strerror(errno));
-        close(gate);
+        close(timings);
         close(gpu);
         return -1;
     }
-    lock_fd(gate, LOCK_UN);
-    close(gate);
+    if (use == GPU_EXCLUSIVE) l->timing_fd = timings;
+    else close(timings);
     l->fd = gpu;
     l->waited_s = iso_now_s() - t0;
     return 0;
@@ -78,8 +79,10 @@ int gpu_lock_take(const char *dir, gpu_use use, gpu_lock *l, char *why, size_t w
 
 void gpu_lock_release(gpu_lock *l)
 {
-    if (l->fd >= 0) close(l->fd); /* closing the last descriptor drops the flock */
-    l->fd = -1;
+    /* Closing the last descriptor drops a flock. */
+    if (l->fd >= 0) close(l->fd);
+    if (l->timing_fd >= 0) close(l->timing_fd);
+    l->fd = l->timing_fd = -1;
 }
 
 double gpu_lock_wait(const char *dir, gpu_use use, gpu_lock *l)

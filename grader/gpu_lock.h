@@ -14,16 +14,25 @@
  * a grading that waits to time waits for runs, never for judging on the
  * CPU.
  *
- * A grading that wants the GPU to itself is served before checks that ask
- * after it (every taker passes a gate that it holds while it waits), so a
- * stream of checks cannot starve it.
+ * Timings go first, back to back: while a grading waits to time or times,
+ * a check that asks waits until no timing is waiting or running. A timing
+ * then waits only for the checks already running, and the checks that
+ * queued meanwhile run together afterwards, so the GPU goes from a batch of
+ * checks to a run of timings and back, rather than paying a wait for every
+ * running check between each two timings. Checks cannot wait for ever:
+ * every timing belongs to a grading whose checks are done, so once the
+ * gradings running have each timed, no timing is left to wait for.
  *
  * The locks are two files (flock) in a folder of the checkout, named after
  * the GPU the grading uses (the first of CUDA_VISIBLE_DEVICES, 0 when
- * unset): gradings that name one GPU differently (an index and a UUID),
- * or run from another checkout, do not see each other's locks; the fast
- * stage's check for other processes still catches them. A lock ends with the grader, however it ends; the
- * runner and compute-sanitizer never hold it (the files close on exec).
+ * unset): <name>.lock, shared by checks and exclusive to a timing, and
+ * <name>.timings, which every timing holds shared from the moment it asks
+ * and a check takes exclusively for a blink before it asks. Gradings that
+ * name one GPU differently (an index and a UUID), or run from another
+ * checkout, do not see each other's locks; the fast stage's check for
+ * other processes still catches them. A lock ends with the grader, however
+ * it ends; the runner and compute-sanitizer never hold it (the files close
+ * on exec).
  */
 #ifndef GPU_LOCK_H
 #define GPU_LOCK_H
@@ -34,6 +43,7 @@ typedef enum { GPU_SHARED, GPU_EXCLUSIVE } gpu_use;
 
 typedef struct {
     int fd;          /* the lock file, -1 when not held */
+    int timing_fd;   /* a timing's place among the timings, -1 for a check */
     double waited_s; /* how long taking it took */
 } gpu_lock;
 

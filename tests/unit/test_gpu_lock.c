@@ -29,14 +29,15 @@ static void remove_dir(void)
 
 /* A child that waits `delay_s`, takes the lock, writes the time it got it
  * (seconds since `t0`) to `out`, holds it for `hold_s` and exits. It first
- * closes the parent's lock (`parents`, or -1), which it inherited: a
+ * closes the parent's lock (`parents`, or NULL), which it inherited: a
  * grader's children exec at once, which closes it. Gives up after 10 s
  * (alarm), so a broken lock fails the test instead of hanging. */
-static pid_t taker(gpu_use use, double delay_s, double hold_s, double t0, int out, int parents)
+static pid_t taker(gpu_use use, double delay_s, double hold_s, double t0, int out,
+                   gpu_lock *parents)
 {
     pid_t pid = fork();
     if (pid != 0) return pid;
-    if (parents >= 0) close(parents);
+    if (parents) gpu_lock_release(parents);
     alarm(10);
     usleep((useconds_t)(delay_s * 1e6));
     gpu_lock l;
@@ -72,7 +73,7 @@ static void checks_share_the_gpu(void)
     int p[2];
     CHECK(pipe(p) == 0);
     double t0 = iso_now_s();
-    pid_t other = taker(GPU_SHARED, 0, 0, t0, p[1], mine.fd);
+    pid_t other = taker(GPU_SHARED, 0, 0, t0, p[1], &mine);
     close(p[1]);
     double got = read_time(p[0]);
     gpu_lock_release(&mine);
@@ -92,7 +93,7 @@ static void timing_waits_for_every_check(void)
     int p[2];
     CHECK(pipe(p) == 0);
     double t0 = iso_now_s();
-    pid_t timer = taker(GPU_EXCLUSIVE, 0, 0, t0, p[1], mine.fd);
+    pid_t timer = taker(GPU_EXCLUSIVE, 0, 0, t0, p[1], &mine);
     close(p[1]);
     usleep(400000);
     double released = iso_now_s() - t0;
@@ -116,8 +117,8 @@ static void a_waiting_timer_goes_before_later_checks(void)
     int timer_pipe[2], check_pipe[2];
     CHECK(pipe(timer_pipe) == 0 && pipe(check_pipe) == 0);
     double t0 = iso_now_s();
-    pid_t timer = taker(GPU_EXCLUSIVE, 0, 0.3, t0, timer_pipe[1], mine.fd);
-    pid_t check = taker(GPU_SHARED, 0.2, 0, t0, check_pipe[1], mine.fd);
+    pid_t timer = taker(GPU_EXCLUSIVE, 0, 0.3, t0, timer_pipe[1], &mine);
+    pid_t check = taker(GPU_SHARED, 0.2, 0, t0, check_pipe[1], &mine);
     close(timer_pipe[1]), close(check_pipe[1]);
     usleep(500000);
     gpu_lock_release(&mine);
@@ -128,6 +129,38 @@ static void a_waiting_timer_goes_before_later_checks(void)
     CHECK(clean);
     CHECK(timer_got >= 0.45);                /* after our release */
     CHECK(check_got >= timer_got + 0.25);    /* after the timer's hold */
+}
+
+/* Holder: shared. A timer asks, a check asks, a second timer asks, each
+ * waiting. Once we let go, both timers go one after the other, and the
+ * check that asked before the second timer waits for both: it would
+ * otherwise cost the second timer a wait for the check's run. */
+static void timings_go_back_to_back(void)
+{
+    fresh_dir();
+    CHECK(dir[0]);
+    gpu_lock mine;
+    char why[256];
+    CHECK(gpu_lock_take(dir, GPU_SHARED, &mine, why, sizeof why) == 0);
+    int first_pipe[2], check_pipe[2], second_pipe[2];
+    CHECK(pipe(first_pipe) == 0 && pipe(check_pipe) == 0 && pipe(second_pipe) == 0);
+    double t0 = iso_now_s();
+    pid_t first = taker(GPU_EXCLUSIVE, 0, 0.3, t0, first_pipe[1], &mine);
+    pid_t check = taker(GPU_SHARED, 0.15, 0, t0, check_pipe[1], &mine);
+    pid_t second = taker(GPU_EXCLUSIVE, 0.3, 0.3, t0, second_pipe[1], &mine);
+    close(first_pipe[1]), close(check_pipe[1]), close(second_pipe[1]);
+    usleep(500000);
+    gpu_lock_release(&mine);
+    double a = read_time(first_pipe[0]), b = read_time(second_pipe[0]);
+    double check_got = read_time(check_pipe[0]);
+    int clean = reaped_cleanly(first) & reaped_cleanly(check) & reaped_cleanly(second);
+    close(first_pipe[0]), close(check_pipe[0]), close(second_pipe[0]);
+    remove_dir();
+    double earlier = a < b ? a : b, later = a < b ? b : a; /* either timer may go first */
+    CHECK(clean);
+    CHECK(earlier >= 0.45);                /* after our release */
+    CHECK(later >= earlier + 0.25);        /* one timing at a time */
+    CHECK(check_got >= later + 0.25);      /* after both */
 }
 
 static void see_gpus(const char *visible)
@@ -153,7 +186,7 @@ static double taker_beside(const char *holder_gpus, const char *taker_gpus, gpu_
     int p[2];
     int piped = took == 0 && pipe(p) == 0;
     double t0 = iso_now_s();
-    pid_t other = piped ? taker(use, 0, 0, t0, p[1], mine.fd) : -1;
+    pid_t other = piped ? taker(use, 0, 0, t0, p[1], &mine) : -1;
     if (piped) close(p[1]);
     usleep((useconds_t)(hold_s * 1e6));
     gpu_lock_release(&mine);
@@ -192,6 +225,7 @@ const unit_test gpu_lock_tests[] = {
     TEST(checks_share_the_gpu),
     TEST(timing_waits_for_every_check),
     TEST(a_waiting_timer_goes_before_later_checks),
+    TEST(timings_go_back_to_back),
     TEST(other_gpus_do_not_wait),
     TEST(unset_and_first_of_a_list_mean_the_same_gpu),
     TEST(a_folder_that_is_not_there_is_said),
