@@ -52,6 +52,22 @@ export -f grade grade_emulated
 export BUILD NVCC SM TRUSTED TEST_GRADER_CMD TEST_EMULATED_CMD
 GRADE=(grade)
 
+# gpu_hold shared|exclusive COMMAND...: COMMAND holding the gradings' GPU
+# lock (tests/gpu_hold.c), for a test's own GPU work beside gradings.
+# (absolute paths: a test may run it from another folder)
+GPU_HOLD=$PWD/$OUT/gpu_hold
+GPU_LOCK_DIR=$TRUSTED
+[[ $GPU_LOCK_DIR == /* ]] || GPU_LOCK_DIR=$PWD/$GPU_LOCK_DIR
+[[ $OUT == /* ]] && GPU_HOLD=$OUT/gpu_hold
+if ! $CC -std=c11 -O1 -Wall -Wextra -Werror -Igrader -Icommon tests/gpu_hold.c grader/gpu_lock.c \
+    grader/isolate.c -o "$GPU_HOLD" >"$OUT/gpu_hold-build.log" 2>&1; then
+    echo "tests/gpu_hold.c does not build: $(head -n 3 "$OUT/gpu_hold-build.log")" >&2
+    exit 2
+fi
+gpu_hold() { "$GPU_HOLD" "$1" "$GPU_LOCK_DIR" "${@:2}"; }
+export GPU_HOLD GPU_LOCK_DIR
+export -f gpu_hold
+
 # The file a student edits in lab $1, as the lab's spec names it.
 student_file_of() {
     "$BUILD/grade" --lab "$1" --lab-info | sed -n 's/^student_file=//p'
@@ -167,6 +183,31 @@ gpu_lock_test() {
     fi
 }
 
+# tests/gpu_hold.c holds the lock while its command runs, lets go after,
+# and passes the command's exit code on.
+gpu_hold_test() {
+    if ! command -v flock >/dev/null; then
+        skip cli/gpu_hold_holds_the_lock "flock(1) not found"
+        return
+    fi
+    local dir=$OUT/gpu-hold-test during after code passed
+    mkdir -p "$dir"
+    env -u CUDA_VISIBLE_DEVICES "$GPU_HOLD" exclusive "$dir" sleep 1 &
+    local holder=$!
+    sleep 0.3
+    if flock -n -s "$dir/gpu-0.lock" true; then during=free; else during=held; fi
+    wait "$holder"
+    code=$?
+    if flock -n -s "$dir/gpu-0.lock" true; then after=free; else after=held; fi
+    env -u CUDA_VISIBLE_DEVICES "$GPU_HOLD" shared "$dir" sh -c 'exit 5'
+    passed=$?
+    if [ "$during/$after/$code/$passed" = held/free/0/5 ]; then
+        pass cli/gpu_hold_holds_the_lock
+    else
+        fail cli/gpu_hold_holds_the_lock "while it ran the lock was $during, after it $after; exit codes $code and $passed (want held/free/0/5)"
+    fi
+}
+
 # The Makefile (LAB_ID) and the grader (lab_find) name labs by the same
 # rule: every way to write each lab's name resolves to that lab in both.
 lab_names_agree() {
@@ -209,11 +250,16 @@ student_release_test() {
     leaked=$(cd "$dest" && ls -d labs/*/solution labs/*/tests tests templates .ci 2>/dev/null
              grep -rl "LAB_LADDER = " . 2>/dev/null | head -n 3
              grep -l '{\.answer}' labs/*/slides/deck.md 2>/dev/null)
-    (cd "$dest" && ./grade LAB=01 STAGE=right SUBMISSION="$sol") >"$OUT/release-solution.log" 2>&1
+    # The release is another checkout, whose gradings take turns on the GPU
+    # among themselves: here they hold this checkout's lock as checks do,
+    # so no timing beside them sees them (tests/gpu_hold.c). Built first,
+    # not while holding it.
+    (cd "$dest" && make -s --no-print-directory grade-command LAB=01) >"$OUT/release-build.log" 2>&1
+    (cd "$dest" && gpu_hold shared ./grade LAB=01 STAGE=right SUBMISSION="$sol") >"$OUT/release-solution.log" 2>&1
     local sol_code=$?
-    (cd "$dest" && ./grade LAB=01 STAGE=work) >"$OUT/release-skeleton.log" 2>&1
+    (cd "$dest" && gpu_hold shared ./grade LAB=01 STAGE=work) >"$OUT/release-skeleton.log" 2>&1
     local skel_code=$?
-    (cd "$dest" && ./grade LAB=01 LADDER=1) >"$OUT/release-ladder.log" 2>&1
+    (cd "$dest" && gpu_hold shared ./grade LAB=01 LADDER=1) >"$OUT/release-ladder.log" 2>&1
     local ladder_code=$?
     if [ -n "$leaked" ]; then
         fail cli/student_release "the release holds $leaked"
@@ -313,6 +359,7 @@ EOF
     fi
     cli_case status_bad_format 2 "FORMAT is text or md" -- make -s --no-print-directory status FORMAT=pdf
     gpu_lock_test
+    gpu_hold_test
     # An unlimited stack limit makes the kernel map memory below the
     # program, which the runner's fence relies on not happening: the
     # grader gives its children a finite one (grader/isolate.c).
@@ -404,6 +451,11 @@ EOF
         skip cli/no_gpu_no_emulation_exit_3 "this machine has a GPU"
         skip cli/no_gpu_json_says_skipped "this machine has a GPU"
     fi
+}
+
+# The CLI cases that load every CPU or keep the GPU busy on purpose: alone,
+# never beside other gradings (their timings would be disturbed).
+cli_stress_tests() {
     fast_under_cpu_load
     race_caught_on_a_shared_gpu
 }
@@ -1371,25 +1423,33 @@ collect() {
 }
 { wanted compile || wanted emu || wanted e2e || wanted agree; } &&
     echo "fixtures $(date +%s.%N)" >>"$OUT/part-starts.txt" && make_fixtures
-if [ "$HAVE_GPU" = 1 ]; then
-    # With a GPU, the parts that need none run beside those that do, and
-    # the class and attack gradings beside the end-to-end cases (the
-    # grader's GPU lock keeps every timing fair): the GPU suite is the long
-    # one. The CLI tests rebuild the grader, so they go first, alone on the
-    # GPU.
-    beside cpu cpu_parts
-    part sandbox && sandbox_tests
+cli_and_counters() {
     part cli && cli_tests
     part counters && counters_gpu_tests
+}
+if [ "$HAVE_GPU" = 1 ]; then
+    # With a GPU, the parts that need none run beside those that do, and
+    # the CLI, counter, class and attack tests beside the end-to-end cases:
+    # the grader's GPU lock keeps every timing fair, and what the tests run
+    # on the GPU themselves holds it too (gpu_hold). The CLI tests rebuild
+    # the grader, which replaces build/grade in one step (Makefile), so a
+    # grading beside them runs the old one or the new. The GPU suite is the
+    # long one. Only the CLI cases that load every CPU or the GPU on purpose
+    # go first, alone.
+    beside cpu cpu_parts
+    part sandbox && sandbox_tests
+    wanted cli && echo "cli-stress $(date +%s.%N)" >>"$OUT/part-starts.txt" && cli_stress_tests
+    beside tools cli_and_counters
     beside class class_and_attacks
     part e2e && e2e_tests
+    collect tools
     collect class
     collect cpu
 else
     cpu_parts
     part sandbox && sandbox_tests
-    part cli && cli_tests
-    part counters && counters_gpu_tests
+    wanted cli && cli_stress_tests
+    cli_and_counters
     class_and_attacks
     part e2e && e2e_tests
 fi
