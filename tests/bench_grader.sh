@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # make bench-grader: how long grading takes, per lab and per stage, for the
-# reference solution (every stage) and the skeleton (stops at work). A
-# benchmark, not a test: it prints a table and checks nothing.
+# reference solution (every stage) and the skeleton (stops at work), one
+# grading at a time; then the same submissions as an instructor grades them:
+# one class batch per lab (JOBS=2), one after another. A benchmark, not a
+# test: it prints a table and two totals, and checks nothing.
 cd "$(dirname "$0")/.." || exit 2
 out=${BUILD:-build}/bench-grader
 mkdir -p "$out"
@@ -44,3 +46,19 @@ for dir in labs/[0-9][0-9]-*/; do
 done
 echo
 echo "all gradings, one after another: $(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }') s (logs in $out)"
+
+# The class batches: each lab's reference and skeleton as two students.
+start=$(date +%s.%N)
+labs=0 bad=
+for dir in labs/[0-9][0-9]-*/; do
+    lab=$(basename "$dir")
+    [ -z "${LAB:-}" ] || [ "$lab" = "$LAB" ] || [[ $lab == "$LAB"-* ]] || continue
+    student=$("${BUILD:-build}"/grade --lab "$lab" --lab-info | sed -n 's/^student_file=//p')
+    rm -rf "$out/class-$lab" "$out/class-$lab-in" && mkdir -p "$out/class-$lab-in"
+    cp "labs/$lab/solution/$student" "$out/class-$lab-in/reference.cu"
+    cp "labs/$lab/$student" "$out/class-$lab-in/skeleton.cu"
+    make -s --no-print-directory class LAB="$lab" SUBMISSIONS="$out/class-$lab-in" OUT="$out/class-$lab" \
+        JOBS=2 >"$out/class-$lab.log" 2>&1 || bad="$bad $lab"
+    labs=$((labs + 1))
+done
+echo "class batches of every reference and skeleton ($labs labs, one batch each, JOBS=2): $(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }') s${bad:+; the batch failed for$bad (see $out/class-LAB.log)}"
