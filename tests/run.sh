@@ -453,8 +453,9 @@ EOF
     fi
 }
 
-# The CLI cases that load every CPU or keep the GPU busy on purpose: alone,
-# never beside other gradings (their timings would be disturbed).
+# The CLI cases that load every CPU or keep the GPU busy on purpose: before
+# the other GPU parts, never beside their gradings (whose timings they would
+# disturb).
 cli_stress_tests() {
     fast_under_cpu_load
     race_caught_on_a_shared_gpu
