@@ -63,13 +63,18 @@ static double read_time(int fd)
     return t;
 }
 
-static void checks_share_the_gpu(void)
+/* A fresh lock folder, and the lock held shared in it: 1 when done. */
+static int shared_in_a_fresh_dir(gpu_lock *mine)
 {
     fresh_dir();
-    CHECK(dir[0]);
-    gpu_lock mine;
     char why[256];
-    CHECK(gpu_lock_take(dir, GPU_SHARED, &mine, why, sizeof why) == 0);
+    return dir[0] && gpu_lock_take(dir, GPU_SHARED, mine, why, sizeof why) == 0;
+}
+
+static void checks_share_the_gpu(void)
+{
+    gpu_lock mine;
+    CHECK(shared_in_a_fresh_dir(&mine));
     int p[2];
     CHECK(pipe(p) == 0);
     double t0 = iso_now_s();
@@ -85,11 +90,8 @@ static void checks_share_the_gpu(void)
 
 static void timing_waits_for_every_check(void)
 {
-    fresh_dir();
-    CHECK(dir[0]);
     gpu_lock mine;
-    char why[256];
-    CHECK(gpu_lock_take(dir, GPU_SHARED, &mine, why, sizeof why) == 0);
+    CHECK(shared_in_a_fresh_dir(&mine));
     int p[2];
     CHECK(pipe(p) == 0);
     double t0 = iso_now_s();
@@ -109,11 +111,8 @@ static void timing_waits_for_every_check(void)
  * check must not slip in beside the first holder, ahead of the timer. */
 static void a_waiting_timer_goes_before_later_checks(void)
 {
-    fresh_dir();
-    CHECK(dir[0]);
     gpu_lock mine;
-    char why[256];
-    CHECK(gpu_lock_take(dir, GPU_SHARED, &mine, why, sizeof why) == 0);
+    CHECK(shared_in_a_fresh_dir(&mine));
     int timer_pipe[2], check_pipe[2];
     CHECK(pipe(timer_pipe) == 0 && pipe(check_pipe) == 0);
     double t0 = iso_now_s();
@@ -137,11 +136,8 @@ static void a_waiting_timer_goes_before_later_checks(void)
  * otherwise cost the second timer a wait for the check's run. */
 static void timings_go_back_to_back(void)
 {
-    fresh_dir();
-    CHECK(dir[0]);
     gpu_lock mine;
-    char why[256];
-    CHECK(gpu_lock_take(dir, GPU_SHARED, &mine, why, sizeof why) == 0);
+    CHECK(shared_in_a_fresh_dir(&mine));
     int first_pipe[2], check_pipe[2], second_pipe[2];
     CHECK(pipe(first_pipe) == 0 && pipe(check_pipe) == 0 && pipe(second_pipe) == 0);
     double t0 = iso_now_s();
