@@ -49,6 +49,12 @@ const char *rate_unit(const lab_spec *spec)
 static const char *sampling(const fast_figures *f)
 {
     static char sure[200];
+    if (f->decided == DECIDED_PASS && !f->converged && f->samples < f->min_rounds) {
+        snprintf(sure, sizeof sure, "stopped early: after %d rounds every rule met %g times "
+                                    "over, more samples could not change the verdict",
+                 f->samples, FAST_DECIDE_MARGIN);
+        return sure;
+    }
     if (f->decided == DECIDED_PASS && !f->converged) {
         snprintf(sure, sizeof sure, "stopped early: every median within %g%% and every rule "
                                     "met with %g%% to spare, more samples could not change the "
@@ -487,18 +493,17 @@ static int straggled(const fast_figures *f, stage_result *st)
     return 1;
 }
 
-/* Whether a timing that stopped on a sure pass (fast_rules.h) shows one in
- * the samples the grader was sent: the request's rounds at least, every
- * median that precise, every rule met with the margin. A runner that
- * claims more was not the grader's own. */
+/* Whether a timing that stopped on a sure pass (fast_sure_pass in
+ * fast_rules.h) shows one in the samples the grader was sent. A runner
+ * that claims more was not the grader's own. */
 static int sure_pass_shown(const lab_spec *spec, const fast_figures *f, double speedup_bar,
                            double roof_bar)
 {
     double of_peak = f->peak_flops > 0 ? f->gflops * 1e9 / f->peak_flops : 0;
-    return f->samples >= f->min_rounds && f->sure_precise &&
-           fast_headroom(f->speedup, speedup_bar, spec->fast.max_speedup, f->roofline, roof_bar,
-                         f->gbps / f->copy_gbps, of_peak, f->straggle_ms,
-                         f->submission_ms) >= FAST_SURE_MARGIN;
+    double headroom = fast_headroom(f->speedup, speedup_bar, spec->fast.max_speedup, f->roofline,
+                                    roof_bar, f->gbps / f->copy_gbps, of_peak, f->straggle_ms,
+                                    f->submission_ms);
+    return fast_sure_pass(f->samples, f->samples >= f->min_rounds && f->sure_precise, headroom);
 }
 
 int fast_stop_contradicts(const lab_spec *spec, const fast_figures *f, int passes,

@@ -180,15 +180,13 @@ static proto_decided decided(const timing_env *env, const proto_request *req,
     double min_speedup = second ? spec->fast.second.min_speedup : spec->fast.min_speedup;
     double roof_bar = second || spec->fast.roof == ROOF_NONE ? 0 : spec->fast.min_roofline;
     if (speedup * margin < min_speedup || roof * margin < roof_bar) return DECIDED_FAR_BELOW;
-    if (rounds < req->min_rounds ||
-        !stats_converged(series, n_items, (size_t)rounds, (size_t)req->min_rounds, FAST_SURE_RSE))
-        return DECIDED_NOT;
+    int precise = rounds >= req->min_rounds &&
+                  stats_converged(series, n_items, (size_t)rounds, (size_t)req->min_rounds, FAST_SURE_RSE);
     double peak = fast_peak_checked(spec) ? peak_flops(spec->fast.peak) : 0;
     double of_peak = peak > 0 ? spec->fast.flops(env->dims) / (mine * 1e-3) / peak : 0;
-    if (fast_headroom(speedup, min_speedup, spec->fast.max_speedup, roof, roof_bar,
-                      gbps / copy_gbps, of_peak, straggle[1] - harness, mine) >= FAST_SURE_MARGIN)
-        return DECIDED_PASS;
-    return DECIDED_NOT;
+    double headroom = fast_headroom(speedup, min_speedup, spec->fast.max_speedup, roof, roof_bar,
+                                    gbps / copy_gbps, of_peak, straggle[1] - harness, mine);
+    return fast_sure_pass(rounds, precise, headroom) ? DECIDED_PASS : DECIDED_NOT;
 }
 
 /* Warm up, then sample rounds until every median has converged, the

@@ -6,7 +6,8 @@
 #include "fast.h"
 #include "fast_rules.h"
 
-extern const lab_spec LAB_01_VECTOR_ADD; /* 50% of copy, 3x, ceiling 40x */
+extern const lab_spec LAB_01_VECTOR_ADD;    /* 50% of copy, 3x, ceiling 40x */
+extern const lab_spec LAB_06_HISTOGRAM_RDF; /* no roof, 60x, ceiling 2000x */
 
 /* Lab 01's reference: 96% of copy, 4.5x, ten rounds of medians within 2%. */
 static fast_figures reference(int decided)
@@ -62,8 +63,31 @@ static void a_stop_the_figures_do_not_show_is_not(void)
     CHECK(contradicts(&f, 1));
 }
 
+/* Lab 06's reference, 210x over a baseline of 0.28 s a call: three times
+ * its bar and far from its ceiling, so three rounds are enough, precise
+ * or not; at twice its bar they are not. */
+static void a_pass_by_a_wide_margin_may_stop_after_three_rounds(void)
+{
+    fast_figures f;
+    memset(&f, 0, sizeof f);
+    f.decided = DECIDED_PASS;
+    f.samples = FAST_DECIDE_ROUNDS;
+    f.min_rounds = 10;
+    f.speedup = 210;
+    f.gbps = 1; /* lab 06 moves little memory: its copy rule is far */
+    f.copy_gbps = 3000;
+    f.submission_ms = 1.3;
+    CHECK(!fast_stop_contradicts(&LAB_06_HISTOGRAM_RDF, &f, 1, 60.0, 0));
+    f.speedup = 120; /* 2x its bar */
+    CHECK(fast_stop_contradicts(&LAB_06_HISTOGRAM_RDF, &f, 1, 60.0, 0));
+    f.speedup = 210;
+    f.samples = FAST_DECIDE_ROUNDS - 1;
+    CHECK(fast_stop_contradicts(&LAB_06_HISTOGRAM_RDF, &f, 1, 60.0, 0));
+}
+
 const unit_test fast_tests[] = {
     TEST(a_stop_the_figures_show_is_believed),
     TEST(a_stop_the_figures_do_not_show_is_not),
+    TEST(a_pass_by_a_wide_margin_may_stop_after_three_rounds),
 };
 const int fast_tests_count = sizeof fast_tests / sizeof fast_tests[0];
