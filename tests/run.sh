@@ -314,6 +314,24 @@ EOF
     else
         fail cli/parallel_gradings_share_one_build "exit codes $codes; $first_bad ends: $(grep -v '^\(lab\|emulated\|built\|calls\|time\)' "$first_bad" | tail -n 3 | tr '\n' ' ')"
     fi
+    # Makes side by side without ./grade's lock (make test's own parts, an
+    # instructor's two batches) after the same change: each writes its files
+    # under a name of its own and renames them into place (Makefile), so all
+    # succeed and the grader they leave runs.
+    touch grader/report.c
+    local makes=() bad_makes=""
+    for i in 1 2 3 4 5 6; do
+        make -s --no-print-directory all >"$OUT/cli-make-$i.log" 2>&1 &
+        makes+=($!)
+    done
+    for i in 1 2 3 4 5 6; do
+        wait "${makes[i - 1]}" || bad_makes="$bad_makes $i"
+    done
+    if [ -z "$bad_makes" ] && "$BUILD/grade" --lab 01 --lab-info >/dev/null 2>&1; then
+        pass cli/parallel_makes_after_a_change
+    else
+        fail cli/parallel_makes_after_a_change "make${bad_makes:- (all passed)} failed, or build/grade does not run: $(cat "$OUT"/cli-make-*.log | grep -v '^ *$' | head -n 2 | tr '\n' ' ')"
+    fi
     # Where the time went: a line for people, seconds per stage and part in the JSON.
     # (work's and right's calls are one run, under work; an emulated right
     # stage that passed also counts memory accesses)
