@@ -3,6 +3,7 @@
 #   make grade LAB=01 [SUBMISSION=file.cu] [STAGE=work|right|fast] [RESULTS=out.json] [SEED=n]
 #                     [BUILD_ONLY=1: compile and check the rules, run nothing]
 #   make test          the project's own tests (last line: N passed, N failed, N skipped)
+#   make bench-grader [LAB=NN]  seconds per stage of grading each reference and skeleton, then one class batch per lab
 #   make solutions     grade every reference solution
 #   make ladder LAB=NN check and time every rung of the lab's solution ladder
 #   make status [FORMAT=md]  every lab with its last result, figures and next step (md: a page with the charts)
