@@ -3,7 +3,8 @@
 # reference solution (every stage) and the skeleton (stops at work), one
 # grading at a time; then the same submissions as an instructor grades them:
 # one class batch per lab (JOBS=2), one after another. A benchmark, not a
-# test: it prints a table and two totals, and checks nothing.
+# test: it prints a table, the references' fast lines and two totals, and
+# checks nothing.
 cd "$(dirname "$0")/.." || exit 2
 out=${BUILD:-build}/bench-grader
 mkdir -p "$out"
