@@ -186,6 +186,19 @@ void fast_abandon(fast_runner *r)
     r->waiting = 0;
 }
 
+double fast_run_alone(const grade_ctx *g, iso_job *job, int word, gpu_clock *before,
+                      gpu_clock *after)
+{
+    gpu_lock lock;
+    double waited = g->gpu_lock_dir ? gpu_lock_wait(g->gpu_lock_dir, GPU_EXCLUSIVE, &lock) : 0;
+    if (before) gpu_clock_read(g->device.pci_bus_id, before);
+    iso_go(job, word);
+    iso_wait(job, 1, 0);
+    if (after) gpu_clock_read(g->device.pci_bus_id, after);
+    if (g->gpu_lock_dir) gpu_lock_release(&lock);
+    return waited;
+}
+
 /* One timing run, with the GPU to ourselves only while it uses it: the
  * runner (started by fast_start) has made its inputs on the CPU while this
  * grading waited for the GPU (other gradings may be timing), then the
@@ -201,15 +214,9 @@ static int run_timing_child(const grade_ctx *g, fast_runner *r, response *rsp, i
     double inputs = iso_now_s();
     iso_wait_ready(r->go, fast_limit_s(spec));
     report_add_time(st, "inputs", iso_now_s() - inputs);
-    gpu_lock lock;
-    double waited = g->gpu_lock_dir ? gpu_lock_wait(g->gpu_lock_dir, GPU_EXCLUSIVE, &lock) : 0;
-    gpu_clock_read(g->device.pci_bus_id, before);
-    iso_go(&r->job, r->go);
+    double waited = fast_run_alone(g, &r->job, r->go, before, after);
     r->waiting = 0;
-    iso_wait(&r->job, 1, 0);
     *ir = r->job.result;
-    gpu_clock_read(g->device.pci_bus_id, after);
-    if (g->gpu_lock_dir) gpu_lock_release(&lock);
     report_add_wait(st, waited); /* its seconds are counted by the caller */
     response_read(r->rsp_path, spec, r->calls, TIMING_CALLS, r->max_rounds, rsp);
     /* The runner's own clock splits its run: warm-up and samples, and the

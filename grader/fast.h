@@ -2,6 +2,7 @@
 #ifndef FAST_H
 #define FAST_H
 
+#include "gpu_clock.h"
 #include "grade.h"
 #include "isolate.h"
 #include "judge.h"
@@ -28,6 +29,13 @@ int fast_start(const grade_ctx *g, fast_runner *r);
 void fast_abandon(fast_runner *r);
 /* The stage, with the runner fast_start made (r->waiting) or a new one. */
 void stage_fast(const grade_ctx *g, fast_runner *r, stage_result *st);
+/* A runner started with iso_start_waiting, once ready, told to go and
+ * waited for with the GPU to this grading alone (gpu_lock.h: exclusive,
+ * taken only now and let go as soon as it ended, before any judging), the
+ * GPU's clocks read just before and after when asked (NULL: not read).
+ * Returns the seconds waited for the GPU. The fast stage and a ladder. */
+double fast_run_alone(const grade_ctx *g, iso_job *job, int word, gpu_clock *before,
+                      gpu_clock *after);
 /* Whether the runner's early stop (f->decided) contradicts the verdict its
  * figures give (passes, against these bars; roof_bar 0: none): a failure
  * the figures do not show, or a sure pass they do not show (fewer rounds

@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include "fast.h"
-#include "gpu_lock.h"
 #include "grade.h"
 #include "isolate.h"
 #include "judge.h"
@@ -126,11 +125,7 @@ int run_ladder_report(const grade_ctx *g, const char *results, int quick)
     if (iso_start_waiting(&job, argv, log_path, &limits, &word) != 0) return 2;
     iso_wait_ready(word, limits.time_s);
     double t1 = iso_now_s();
-    gpu_lock gpu;
-    double waited = g->gpu_lock_dir ? gpu_lock_wait(g->gpu_lock_dir, GPU_EXCLUSIVE, &gpu) : 0;
-    iso_go(&job, word);
-    iso_wait(&job, 1, 0);
-    if (g->gpu_lock_dir) gpu_lock_release(&gpu);
+    double waited = fast_run_alone(g, &job, word, NULL, NULL);
     iso_result ir = job.result;
     double t2 = iso_now_s();
 
