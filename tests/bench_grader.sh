@@ -32,22 +32,29 @@ row() {
     printf '\n'
 }
 
+# "LAB STUDENT_FILE" for every lab, or only LAB=NN's.
+labs_and_files() {
+    local dir lab
+    for dir in labs/[0-9][0-9]-*/; do
+        lab=$(basename "$dir")
+        [ -z "${LAB:-}" ] || [ "$lab" = "$LAB" ] || [[ $lab == "$LAB"-* ]] || continue
+        echo "$lab $("${BUILD:-build}"/grade --lab "$lab" --lab-info | sed -n 's/^student_file=//p')"
+    done
+}
+
 start=$(date +%s.%N)
 figures=
 echo "| what                         |  build |   work |  right |   fast |  total |"
 echo "|------------------------------|--------|--------|--------|--------|--------|"
-for dir in labs/[0-9][0-9]-*/; do
-    lab=$(basename "$dir")
-    [ -z "${LAB:-}" ] || [ "$lab" = "$LAB" ] || [[ $lab == "$LAB"-* ]] || continue
-    student=$("${BUILD:-build}"/grade --lab "$lab" --lab-info | sed -n 's/^student_file=//p')
+while read -r lab student; do
     ./grade LAB="$lab" SUBMISSION="labs/$lab/solution/$student" RESULTS="$PWD/$out/$lab-solution.json" \
-        >"$out/$lab-solution.log" 2>&1
+        </dev/null >"$out/$lab-solution.log" 2>&1
     row "$out/$lab-solution.json" "$lab reference"
     figures+="  $lab: $(grep -m 1 '^fast ' "$out/$lab-solution.log" | sed 's/^fast  *//')
 "
-    ./grade LAB="$lab" RESULTS="$PWD/$out/$lab-skeleton.json" >"$out/$lab-skeleton.log" 2>&1
+    ./grade LAB="$lab" RESULTS="$PWD/$out/$lab-skeleton.json" </dev/null >"$out/$lab-skeleton.log" 2>&1
     row "$out/$lab-skeleton.json" "$lab skeleton"
-done
+done < <(labs_and_files)
 echo
 echo "all gradings, one after another: $(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }') s (logs in $out)"
 # The references' fast figures, to hold against the last run's (a change
@@ -60,15 +67,12 @@ echo
 # The class batches: each lab's reference and skeleton as two students.
 start=$(date +%s.%N)
 labs=0 bad=
-for dir in labs/[0-9][0-9]-*/; do
-    lab=$(basename "$dir")
-    [ -z "${LAB:-}" ] || [ "$lab" = "$LAB" ] || [[ $lab == "$LAB"-* ]] || continue
-    student=$("${BUILD:-build}"/grade --lab "$lab" --lab-info | sed -n 's/^student_file=//p')
+while read -r lab student; do
     rm -rf "$out/class-$lab" "$out/class-$lab-in" && mkdir -p "$out/class-$lab-in"
     cp "labs/$lab/solution/$student" "$out/class-$lab-in/reference.cu"
     cp "labs/$lab/$student" "$out/class-$lab-in/skeleton.cu"
     make -s --no-print-directory class LAB="$lab" SUBMISSIONS="$out/class-$lab-in" OUT="$out/class-$lab" \
-        JOBS=2 >"$out/class-$lab.log" 2>&1 || bad="$bad $lab"
+        JOBS=2 </dev/null >"$out/class-$lab.log" 2>&1 || bad="$bad $lab"
     labs=$((labs + 1))
-done
+done < <(labs_and_files)
 echo "class batches of every reference and skeleton ($labs labs, one batch each, JOBS=2): $(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }') s${bad:+; the batch failed for$bad (see $out/class-LAB.log)}"
