@@ -66,19 +66,20 @@ help:
 all: $(BUILD)/grade $(BUILD)/probe $(foreach l,$(LABS),$(TRUSTED)/$(l)/.built $(EMU_TRUSTED)/$(l)/.built)
 
 # The grader's own files are written under a name of this make's own (its
-# process id) and renamed into place: makes side by side (gradings, make
-# test's parts) then never read, link or overwrite each other's half-written
-# files; the last rename wins, and every version is whole.
+# process id, OWN) and renamed into place: makes side by side (gradings,
+# make test's parts) then never read, link or overwrite each other's
+# half-written files; the last rename wins, and every version is whole.
+OWN = $@.$$$$.tmp
 $(OBJ)/%.o: %.c $(wildcard grader/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@.$$$$.tmp && mv -f $@.$$$$.tmp $@
+	$(CC) $(CFLAGS) -c $< -o $(OWN) && mv -f $(OWN) $@
 
 # Every folder labs/NN-name/ is a lab whose spec.c defines LAB_NN_NAME; the
 # registry is written from the folder list (and only replaced when it
 # changes, so nothing rebuilds needlessly).
 $(REGISTRY): FORCE
 	@mkdir -p $(dir $@)
-	@tmp=$@.$$$$.tmp; { echo '/* Written by make from the folders in labs/: every lab the grader knows. */'; \
+	@tmp=$(OWN); { echo '/* Written by make from the folders in labs/: every lab the grader knows. */'; \
 	  echo '#include <stddef.h>'; echo '#include "lab_spec.h"'; \
 	  for l in $(LABS); do echo "extern const lab_spec LAB_$$(echo $$l | tr 'a-z-' 'A-Z_');"; done; \
 	  echo 'const lab_spec *const LAB_REGISTRY[] = {'; \
@@ -87,17 +88,17 @@ $(REGISTRY): FORCE
 	  cmp -s $$tmp $@ || mv -f $$tmp $@; rm -f $$tmp
 
 $(OBJ)/lab_registry.o: $(REGISTRY) grader/lab_spec.h
-	$(CC) $(CFLAGS) -c $< -o $@.$$$$.tmp && mv -f $@.$$$$.tmp $@
+	$(CC) $(CFLAGS) -c $< -o $(OWN) && mv -f $(OWN) $@
 
 # Linked beside and renamed into place: a grading running meanwhile keeps
 # the program it started with, and never execs half a file.
 $(BUILD)/grade: $(GRADE_OBJS)
-	$(CC) $(CFLAGS) -o $@.$$$$.tmp $^ -lm -pthread && mv -f $@.$$$$.tmp $@
+	$(CC) $(CFLAGS) -o $(OWN) $^ -lm -pthread && mv -f $(OWN) $@
 
 $(BUILD)/probe: grader/probe.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -I$(CUDA_HOME)/include -o $@.$$$$.tmp $< -L$(CUDA_LIB) -lcudart_static -ldl -lpthread -lrt && \
-	  mv -f $@.$$$$.tmp $@
+	$(CC) $(CFLAGS) -I$(CUDA_HOME)/include -o $(OWN) $< -L$(CUDA_LIB) -lcudart_static -ldl -lpthread -lrt && \
+	  mv -f $(OWN) $@
 
 # The runner and the shared C helpers do not depend on the lab: they are
 # compiled once per architecture (and once for the CPU emulation), each
@@ -160,7 +161,7 @@ $(EMU_PCH): $(EMU_SRCS)
 	@mkdir -p $(dir $@)
 	@echo '#include "$(abspath common/emu/cuda_emu.h)"' >$(dir $@)cuda_emu.h
 	g++ $(filter-out -include common/emu/cuda_emu.h,$(EMU_CXXFLAGS)) -fsanitize=thread -x c++-header \
-	  common/emu/cuda_emu.h -o $@.$$$$.tmp && mv -f $@.$$$$.tmp $@
+	  common/emu/cuda_emu.h -o $(OWN) && mv -f $(OWN) $@
 
 # The same trusted files as above, rewritten and compiled for the CPU, with
 # the same object names (the grader links those names and no others).
