@@ -55,10 +55,10 @@ GRADE=(grade)
 # gpu_hold shared|exclusive COMMAND...: COMMAND holding the gradings' GPU
 # lock (tests/gpu_hold.c), for a test's own GPU work beside gradings.
 # (absolute paths: a test may run it from another folder)
-GPU_HOLD=$PWD/$OUT/gpu_hold
+GPU_HOLD=$OUT/gpu_hold
 GPU_LOCK_DIR=$TRUSTED
+[[ $GPU_HOLD == /* ]] || GPU_HOLD=$PWD/$GPU_HOLD
 [[ $GPU_LOCK_DIR == /* ]] || GPU_LOCK_DIR=$PWD/$GPU_LOCK_DIR
-[[ $OUT == /* ]] && GPU_HOLD=$OUT/gpu_hold
 if ! $CC -std=c11 -O1 -Wall -Wextra -Werror -Igrader -Icommon tests/gpu_hold.c grader/gpu_lock.c \
     grader/isolate.c -o "$GPU_HOLD" >"$OUT/gpu_hold-build.log" 2>&1; then
     echo "tests/gpu_hold.c does not build: $(head -n 3 "$OUT/gpu_hold-build.log")" >&2
