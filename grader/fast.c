@@ -96,7 +96,10 @@ static void figures(const grade_ctx *g, const fast_runner *r, const response *rs
     f->baseline_ms = med[0];
     f->submission_ms = med[1];
     f->copy_ms = med[2];
-    f->vendor_ms = t->n_items > 3 ? med[3] : NAN;
+    /* Items: baseline, submission, copy, then the vendor library if the lab
+     * has one, then its parts if it has any. */
+    int before_parts = t->n_parts > 0 ? t->first_part : t->n_items;
+    f->vendor_ms = before_parts > 3 ? med[3] : NAN;
     /* Beyond the trusted items' (all but item 1, the submission). */
     double harness = fast_harness_straggle_ms(t->straggle_ms, t->n_items);
     f->straggle_ms = fmax(0.0, t->straggle_ms[1] - harness);
@@ -126,14 +129,17 @@ static void figures(const grade_ctx *g, const fast_runner *r, const response *rs
                                                  : NAN;
 }
 
-/* ROOF_PARTS: "max(name 1.234 ms, ...) = 1.234 ms". */
-static void parts_text(const fast_figures *f, char *buf, size_t size)
+void bound_text(const char (*names)[PROTO_NAME_LEN], const double *ms, int n, char *buf,
+                size_t size)
 {
+    if (n == 1) { /* no max() of one */
+        snprintf(buf, size, "%s alone %.4f ms", names[0], ms[0]);
+        return;
+    }
     size_t at = (size_t)snprintf(buf, size, "max(");
-    for (int p = 0; p < f->n_parts && at < size; p++)
-        at += (size_t)snprintf(buf + at, size - at, "%s%s %.3f ms", p ? ", " : "",
-                               f->part_names[p], f->parts_ms[p]);
-    if (at < size) snprintf(buf + at, size - at, ") = %.3f ms", f->bound_ms);
+    for (int p = 0; p < n && at < size; p++)
+        at += (size_t)snprintf(buf + at, size - at, "%s%s %.4f ms", p ? ", " : "", names[p], ms[p]);
+    if (at < size) snprintf(buf + at, size - at, ") = %.4f ms", stats_slowest(ms, (size_t)n));
 }
 
 /* The fast stage's time limit: the lab's, or 180 s. */
@@ -612,8 +618,8 @@ void stage_fast(const grade_ctx *g, fast_runner *r, stage_result *st)
         snprintf(figs, sizeof figs, "%.0f GB/s = %.1f%% of copy (%.0f GB/s)", f->gbps,
                  100 * f->roofline, f->copy_gbps);
     else if (spec->fast.roof == ROOF_PARTS)
-        snprintf(figs, sizeof figs, "%.3f ms = %.1f%% of the bound (%.3f ms)", f->submission_ms,
-                 100 * f->roofline, f->bound_ms);
+        snprintf(figs, sizeof figs, "%.0f GB/s, %.4f ms = %.1f%% of the bound (%.4f ms)", f->gbps,
+                 f->submission_ms, 100 * f->roofline, f->bound_ms);
     else if (spec->fast.flops)
         snprintf(figs, sizeof figs, "%.1f %s", f->gflops, rate_unit(spec));
     else
@@ -636,9 +642,9 @@ void stage_fast(const grade_ctx *g, fast_runner *r, stage_result *st)
     }
     if (spec->fast.roof == ROOF_PARTS) {
         char parts[400];
-        parts_text(f, parts, sizeof parts);
-        sb_printf(&st->details, "the bound, each part of the work timed alone in this run: %s\n",
-                  parts);
+        bound_text(f->part_names, f->parts_ms, f->n_parts, parts, sizeof parts);
+        sb_printf(&st->details, "the bound, timed in this run: %s; the copy %.0f GB/s\n", parts,
+                  f->copy_gbps);
     }
     ladder_times ladder;
     if (g->ladder_times && ladder_times_read(g->ladder_times, &ladder) == 0) {

@@ -43,6 +43,10 @@ double fast_run_alone(const grade_ctx *g, iso_job *job, int word, gpu_clock *bef
  * fast_rules.h says). A runner so reporting was not the grader's own. */
 int fast_stop_contradicts(const lab_spec *spec, const fast_figures *f, int passes,
                           double speedup_bar, double roof_bar);
+/* ROOF_PARTS: the bound as the reports say it, "max(name 1.2345 ms, ...) =
+ * 1.2345 ms", or "name alone 1.2345 ms" for a bound of one part. */
+void bound_text(const char (*names)[PROTO_NAME_LEN], const double *ms, int n, char *buf,
+                size_t size);
 /* The unit of the lab's fast.flops() rate: "GFLOP/s" unless it says. */
 const char *rate_unit(const lab_spec *spec);
 

@@ -193,10 +193,9 @@ int run_ladder_report(const grade_ctx *g, const char *results, int quick)
     int by_copy = spec->fast.roof == ROOF_COPY, by_parts = spec->fast.roof == ROOF_PARTS;
     int by_rate = !by_copy && !by_parts && spec->fast.flops;
     if (by_parts) {
-        printf("the bound, each part timed alone: max(");
-        for (int p = 0; p < t->n_parts; p++)
-            printf("%s%s %.4f ms", p ? ", " : "", t->item_names[t->first_part + p], parts_ms[p]);
-        printf(") = %.4f ms\n", bound_ms);
+        char bound[400];
+        bound_text(t->item_names + t->first_part, parts_ms, t->n_parts, bound, sizeof bound);
+        printf("the bound: %s\n", bound);
     }
     char head[40] = "";
     if (by_copy) snprintf(head, sizeof head, " %8s %7s", "GB/s", "% copy");
