@@ -317,6 +317,13 @@ typedef struct {
     int n_parts;
 } lab_device;
 
+/* The part of a lab whose work is to read its inputs once (labs 04, 05):
+ * the runner's trusted kernel reads n (at most READ_ALONE_MAX) device
+ * buffers of the given sizes, in one launch on stream, and does nothing
+ * else (grader/runner/read_alone.cu). A cudaError_t. */
+#define READ_ALONE_MAX 4
+int read_alone(const void *const *buffers, const size_t *bytes, int n, void *stream);
+
 /* A solution ladder (labs/NN-name/solution/ladder.cu) defines LAB_LADDER: every
  * rung (lab_rung, above) of the lesson, slowest first, each called like the entry point's
  * binding. The file also defines the entry point itself (its best rung), so

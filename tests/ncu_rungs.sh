@@ -28,7 +28,7 @@ step() { # what, command...
 step "building rungs.cu" "$NVCC" "${flags[@]}" -c grader/predict/rungs.cu -o "$out/rungs.o"
 step "building the ladder" "$NVCC" "${flags[@]}" -c "labs/$lab/solution/ladder.cu" -o "$out/ladder.o"
 step "linking" "$NVCC" -arch="sm_$SM" "$out/rungs.o" "$out/ladder.o" "$TRUSTED/$lab/lab.o" \
-    "$TRUSTED/$lab/spec.o" "$TRUSTED/$lab/lab_spec.o" -lcublas -o "$out/rungs"
+    "$TRUSTED/$lab/runner_read_alone.o" "$TRUSTED/$lab/spec.o" "$TRUSTED/$lab/lab_spec.o" -lcublas -o "$out/rungs"
 
 # Per kind of access, the metric that counts its requests (a warp's load
 # or store instruction; for shared memory, the instructions executed) and

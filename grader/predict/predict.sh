@@ -63,9 +63,10 @@ fi
 if [ "$answers" = --rungs ]; then
     compile_cu grader/predict/rungs.cu "$out/rungs.o" &&
         compile_cu "$dir/trusted/lab.cu" "$out/lab.o" &&
+        compile_cu grader/runner/read_alone.cu "$out/read_alone.o" &&
         $CC -std=c11 -O2 -Igrader -c "$dir/trusted/spec.c" -o "$out/spec.o" >>"$log" 2>&1 &&
         $CC -std=c11 -O2 -Igrader -c grader/lab_spec.c -o "$out/lab_spec.o" >>"$log" 2>&1 &&
-        $CXX "$out"/{rungs,lab,submission,spec,lab_spec}.o "$EMU_BUILD/libcudaemu.a" -lm -lpthread \
+        $CXX "$out"/{rungs,lab,read_alone,submission,spec,lab_spec}.o "$EMU_BUILD/libcudaemu.a" -lm -lpthread \
             -o "$out/rungs" >>"$log" 2>&1 || {
         echo "$tool: building the ladder's counting program failed (see $log):" >&2
         grep -m 5 -E 'error|undefined' "$log" >&2
@@ -77,9 +78,10 @@ fi
 compile_cu grader/predict/main.cu "$out/main.o" &&
     compile_cu "$questions" "$out/questions.o" &&
     compile_cu "$dir/trusted/lab.cu" "$out/lab.o" &&
+    compile_cu grader/runner/read_alone.cu "$out/read_alone.o" &&
     $CC -std=c11 -O2 -Igrader -c "$dir/trusted/spec.c" -o "$out/spec.o" >>"$log" 2>&1 &&
     $CC -std=c11 -O2 -Igrader -c grader/lab_spec.c -o "$out/lab_spec.o" >>"$log" 2>&1 &&
-    $CXX "$out"/{main,questions,lab,submission,spec,lab_spec}.o "$EMU_BUILD/libcudaemu.a" -lm -lpthread \
+    $CXX "$out"/{main,questions,lab,read_alone,submission,spec,lab_spec}.o "$EMU_BUILD/libcudaemu.a" -lm -lpthread \
         -o "$out/predict" >>"$log" 2>&1 || {
     echo "$tool: building the measuring program failed (see $log):" >&2
     grep -m 5 -E 'error|undefined' "$log" >&2
