@@ -1,7 +1,7 @@
 /* lab.cu - lab 04's trusted CUDA side: how to call the student's entry
  * point from the grader's generic buffer list, and the naive baseline the
- * fast stage compares against (rung 1 of the solution ladder). Students do
- * not edit it.
+ * fast stage compares against (rung 1 of the solution ladder), and the
+ * bound it is measured against. Students do not edit it.
  */
 #include <cuda_runtime.h>
 
@@ -63,5 +63,16 @@ static int call_baseline(void *const *d, const int64_t *dims, void *stream)
     }
 }
 
+/* The bound (lab_spec.fast.roof = ROOF_PARTS): reading d_in once and
+ * nothing else, the least any sum of it must do. */
+static int part_read(void *const *d, const int64_t *dims, void *stream)
+{
+    const void *in[1] = {d[0]};
+    size_t bytes[1] = {sizeof(float) * (size_t)dims[0]};
+    return read_alone(in, bytes, 1, stream);
+}
+
+static const lab_rung PARTS[] = {{"reading d_in", part_read}};
+
 extern "C" const lab_device LAB_DEVICE = {&LAB_04_REDUCTION, call_submission,
-                                          call_baseline, NULL, NULL, 0};
+                                          call_baseline, NULL, PARTS, 1};

@@ -176,25 +176,28 @@ const lab_spec LAB_04_REDUCTION = {
         .recheck = {.dims = {1000003}},
         .baseline = "v1 interleaved addressing with a divergent branch and %",
         .bytes = rd_bytes,
-        .roof = ROOF_COPY,
-        /* Calibrated on an H200 and an H100 (INSTRUCTOR.md): every
-         * version with wide loads, shuffles and many elements per thread
-         * reaches 83.8-88.9% of copy on the H200 and 87.2-89.8% on the
-         * H100 (CUB 87.0% and 88.7%); the unrolled shared-memory rungs 5-6
-         * 48-50% and 65-68%. The issue's 85% would sit inside the
-         * reference's own 86.3% on the H200, so 80%. The reference is 8.7x
-         * rung 1 on the H200 but only 6.3x on the H100, whose slower memory
-         * compresses the ladder, so the speedup gate is 4x: a check that
-         * rung 1 is beaten, the roofline does the separating. */
+        .roof = ROOF_PARTS, /* reading d_in alone (trusted/lab.cu) */
+        /* Calibrated on an H100 (INSTRUCTOR.md): against the bound, the
+         * grader's own read of the same 256 MiB in the same run, the
+         * shared-memory rungs 1-6 reach 16-75%, rung 7 (many elements per
+         * thread) 89%, the float4 rungs 8-9 97-100% and CUB 98%; the
+         * reference graded 96.2%. 85% passes rung 7 by 4 points and the
+         * reference by 11, and fails every tree by 10 or more. (It was 80% of copy
+         * before the bound was measured: 89% of the bound, since a read of
+         * 256 MiB runs at 91.5% of the 1 GiB copy's bandwidth, which put
+         * rung 7 on the line.) The reference is 6.2-6.4x rung 1 on the
+         * H100, whose memory compresses the ladder, so the speedup gate
+         * is 4x: a check that rung 1 is beaten, the bound does the
+         * separating. */
         /* A sum of 2^26 values near 1 estimated from half of them is off by
          * about 1e-4 of it, inside the timed calls' agreement: spikes of
          * +-2^24 at random places make leaving out input visible (the sum
          * is 6.7e7, so they change no float's last place much). */
         .spike = 16777216.0,
-        .min_roofline = 0.80,
+        .min_roofline = 0.85,
         .min_speedup = 4.0,
         .max_speedup = 60, /* the reference: 6.3x */
-        .calibration = "calibrated on an H200 and an H100, see labs/04-reduction/INSTRUCTOR.md",
+        .calibration = "calibrated on an H100, see labs/04-reduction/INSTRUCTOR.md",
     },
     .hints = {
         .never_written = "d_out was never written: the last pass must store the "

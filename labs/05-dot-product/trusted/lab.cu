@@ -1,6 +1,7 @@
 /* lab.cu - lab 05's trusted CUDA side: how to call the student's entry
  * point from the grader's generic buffer list, and the naive baseline the
- * fast stage compares against. Students do not edit it.
+ * fast stage compares against, and the bound it is measured against.
+ * Students do not edit it.
  */
 #include <cuda_runtime.h>
 
@@ -43,5 +44,16 @@ static int call_baseline(void *const *d, const int64_t *dims, void *stream)
     return cudaGetLastError();
 }
 
+/* The bound (lab_spec.fast.roof = ROOF_PARTS): reading x and y once and
+ * nothing else, the least any dot product of them must do. */
+static int part_read(void *const *d, const int64_t *dims, void *stream)
+{
+    const void *in[2] = {d[0], d[1]};
+    size_t bytes[2] = {sizeof(float) * (size_t)dims[0], sizeof(float) * (size_t)dims[0]};
+    return read_alone(in, bytes, 2, stream);
+}
+
+static const lab_rung PARTS[] = {{"reading x and y", part_read}};
+
 extern "C" const lab_device LAB_DEVICE = {&LAB_05_DOT_PRODUCT, call_submission, call_baseline,
-                                          NULL, NULL, 0};
+                                          NULL, PARTS, 1};

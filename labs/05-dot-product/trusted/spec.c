@@ -179,13 +179,17 @@ const lab_spec LAB_05_DOT_PRODUCT = {
         .recheck = {.dims = {(1 << 22) + 5}},
         .baseline = "one atomicAdd per element",
         .bytes = dot_bytes,
-        .roof = ROOF_COPY,
-        /* Calibrated on an H200 (INSTRUCTOR.md): every version that
-         * streams both vectors with many elements per thread reaches 77.6-
-         * 98.6% of copy (cuBLAS 93.9%, thrust 71.5%), the lecture slides' block
-         * tree with one element per thread 24%, one atomic per element
-         * 0.1%. The naive baseline serialises 2^26 atomics, so the tree is
-         * already 221x it: the speedup gate is a sanity check. */
+        .roof = ROOF_PARTS, /* reading x and y alone (trusted/lab.cu) */
+        /* Calibrated on an H200 and an H100 (INSTRUCTOR.md): every version
+         * that streams both vectors with many elements per thread reaches
+         * 77.6-98.6% of copy, the lecture slides' block tree with one
+         * element per thread 24-37%, one atomic per element 0.1-0.2%. The
+         * bound, the grader's own read of x and y in the same run, is
+         * within 3% of the copy at this size (512 MiB), so the bar stayed
+         * at 70%: on the H100 the ladder's grid-stride rungs and cuBLAS
+         * reach 91-100% of the bound, the tree 37%. The naive baseline
+         * serialises 2^26 atomics, so the tree is already 221x it: the
+         * speedup gate is a sanity check. */
         .min_roofline = 0.70,
         .min_speedup = 100.0,
         .max_speedup = 6000, /* the reference: 617x */
@@ -200,7 +204,7 @@ const lab_spec LAB_05_DOT_PRODUCT = {
          * make leaving out input visible; the baseline's float stays below
          * 2^25, so its drift grows at most twofold. */
         .spike = 4096.0,
-        .calibration = "calibrated on an H200, see labs/05-dot-product/INSTRUCTOR.md",
+        .calibration = "calibrated on an H200 and an H100, see labs/05-dot-product/INSTRUCTOR.md",
     },
     .link_flags = {"-lcublas"},
     .hints = {
