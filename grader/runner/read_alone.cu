@@ -15,9 +15,13 @@
  * The kernel is the fastest of those measured there: 16-byte loads, four
  * in flight per thread, a grid of two blocks of 1024 threads per SM
  * (grids of 2 to 8 blocks per SM, of 256 to 1024 threads, came within
- * 1.5% of each other; one block of 256 per SM was 15% slower). Nothing is cached between calls (graded code shares this
- * process's memory): the grid is worked out every time, on the host,
- * while the GPU still flushes the cache in front of the call.
+ * 1.5% of each other; one block of 256 per SM was 15% slower). A first
+ * version whose registers were capped for two resident blocks per SM
+ * ran 8% slower than the reduction it was to bound.
+ *
+ * Nothing is cached between calls (graded code shares this process's
+ * memory): the grid is worked out every time, on the host, while the GPU
+ * still flushes the cache in front of the call.
  */
 #include <stdint.h>
 

@@ -85,9 +85,22 @@ static void a_pass_by_a_wide_margin_may_stop_after_three_rounds(void)
     CHECK(fast_stop_contradicts(&LAB_06_HISTOGRAM_RDF, &f, 1, 60.0, 0));
 }
 
+/* A bound of one part is named; of several, the slowest of them. */
+static void a_bound_is_said_with_its_parts(void)
+{
+    char names[2][PROTO_NAME_LEN] = {"reading d_in", "h2d"};
+    double ms[2] = {0.1002, 5.2436};
+    char text[200];
+    bound_text(names, ms, 1, text, sizeof text);
+    CHECK(strcmp(text, "reading d_in alone 0.1002 ms") == 0);
+    bound_text(names, ms, 2, text, sizeof text);
+    CHECK(strcmp(text, "max(reading d_in 0.1002 ms, h2d 5.2436 ms) = 5.2436 ms") == 0);
+}
+
 const unit_test fast_tests[] = {
     TEST(a_stop_the_figures_show_is_believed),
     TEST(a_stop_the_figures_do_not_show_is_not),
     TEST(a_pass_by_a_wide_margin_may_stop_after_three_rounds),
+    TEST(a_bound_is_said_with_its_parts),
 };
 const int fast_tests_count = sizeof fast_tests / sizeof fast_tests[0];
