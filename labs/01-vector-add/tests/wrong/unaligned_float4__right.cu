@@ -1,5 +1,7 @@
 /* WRONG ON PURPOSE: float4 loads that assume 16-byte aligned pointers and n a multiple of 4.
- * Must first fail the right stage. */
+ * Must first fail the right stage.
+ * REPORT-SAYS: float4 access on a pointer that is not 16-byte aligned
+ */
 #include <cuda_runtime.h>
 
 __global__ void add(const float4 *a, const float4 *b, float4 *c, int n4)

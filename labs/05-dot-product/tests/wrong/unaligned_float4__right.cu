@@ -2,7 +2,9 @@
  * aligned pointers (the tail after the last whole float4 is handled). The
  * contract promises only 4-byte alignment: in the right stage the pointers
  * are offset and the first float4 load faults (misaligned address).
- * Must first fail the right stage. */
+ * Must first fail the right stage.
+ * REPORT-SAYS: float4 load from a pointer that is not 16-byte aligned
+ */
 #include <cuda_runtime.h>
 
 __device__ float warp_sum(float v)
