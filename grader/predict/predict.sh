@@ -45,6 +45,20 @@ compile_cu() { # source object
         $CXX $EMU_CXXFLAGS "${count_flags[@]}" -Igrader/predict -iquote "$(dirname "$1")" \
             -c "$2.cpp" -o "$2" >>"$log" 2>&1
 }
+# link_with_lab PROGRAM OBJECT...: the lab's trusted side (its lab.cu and
+# spec, and the runner's read_alone(), which a lab's parts may call) built
+# here and linked with the given objects and the submission into
+# $out/PROGRAM.
+link_with_lab() {
+    local program=$1
+    shift
+    compile_cu "$dir/trusted/lab.cu" "$out/lab.o" &&
+        compile_cu grader/runner/read_alone.cu "$out/read_alone.o" &&
+        $CC -std=c11 -O2 -Igrader -c "$dir/trusted/spec.c" -o "$out/spec.o" >>"$log" 2>&1 &&
+        $CC -std=c11 -O2 -Igrader -c grader/lab_spec.c -o "$out/lab_spec.o" >>"$log" 2>&1 &&
+        $CXX "$@" "$out"/{lab,read_alone,submission,spec,lab_spec}.o "$EMU_BUILD/libcudaemu.a" \
+            -lm -lpthread -o "$out/$program" >>"$log" 2>&1
+}
 # A ladder includes the reference (#include "reduce.cu"): those files are
 # rewritten into $out too, where the rewritten ladder finds them first.
 if [ "$answers" = --rungs ]; then
@@ -61,13 +75,7 @@ if ! compile_cu "$submission" "$out/submission.o"; then
     exit 2
 fi
 if [ "$answers" = --rungs ]; then
-    compile_cu grader/predict/rungs.cu "$out/rungs.o" &&
-        compile_cu "$dir/trusted/lab.cu" "$out/lab.o" &&
-        compile_cu grader/runner/read_alone.cu "$out/read_alone.o" &&
-        $CC -std=c11 -O2 -Igrader -c "$dir/trusted/spec.c" -o "$out/spec.o" >>"$log" 2>&1 &&
-        $CC -std=c11 -O2 -Igrader -c grader/lab_spec.c -o "$out/lab_spec.o" >>"$log" 2>&1 &&
-        $CXX "$out"/{rungs,lab,read_alone,submission,spec,lab_spec}.o "$EMU_BUILD/libcudaemu.a" -lm -lpthread \
-            -o "$out/rungs" >>"$log" 2>&1 || {
+    compile_cu grader/predict/rungs.cu "$out/rungs.o" && link_with_lab rungs "$out/rungs.o" || {
         echo "$tool: building the ladder's counting program failed (see $log):" >&2
         grep -m 5 -E 'error|undefined' "$log" >&2
         exit 2
@@ -77,12 +85,7 @@ if [ "$answers" = --rungs ]; then
 fi
 compile_cu grader/predict/main.cu "$out/main.o" &&
     compile_cu "$questions" "$out/questions.o" &&
-    compile_cu "$dir/trusted/lab.cu" "$out/lab.o" &&
-    compile_cu grader/runner/read_alone.cu "$out/read_alone.o" &&
-    $CC -std=c11 -O2 -Igrader -c "$dir/trusted/spec.c" -o "$out/spec.o" >>"$log" 2>&1 &&
-    $CC -std=c11 -O2 -Igrader -c grader/lab_spec.c -o "$out/lab_spec.o" >>"$log" 2>&1 &&
-    $CXX "$out"/{main,questions,lab,read_alone,submission,spec,lab_spec}.o "$EMU_BUILD/libcudaemu.a" -lm -lpthread \
-        -o "$out/predict" >>"$log" 2>&1 || {
+    link_with_lab predict "$out/main.o" "$out/questions.o" || {
     echo "$tool: building the measuring program failed (see $log):" >&2
     grep -m 5 -E 'error|undefined' "$log" >&2
     exit 2
