@@ -21,6 +21,7 @@
 #include "placement.h"
 #include "report.h"
 #include "requests.h"
+#include "resources.h"
 #include "response.h"
 #include "stages.h"
 #include "stats.h"
@@ -123,10 +124,29 @@ static void figures(const grade_ctx *g, const fast_runner *r, const response *rs
         snprintf(f->part_names[p], PROTO_NAME_LEN, "%s", t->item_names[t->first_part + p]);
     }
     f->bound_ms = stats_slowest(f->parts_ms, (size_t)f->n_parts);
+    f->issue_roof_ms = issue_roof_ms(g, timed->c.dims);
+    f->issue_fraction = f->issue_roof_ms > 0 ? f->issue_roof_ms / f->submission_ms : NAN;
     f->roofline = spec->fast.roof == ROOF_VENDOR ? f->vendor_ms / f->submission_ms
                   : spec->fast.roof == ROOF_COPY ? f->gbps / f->copy_gbps
                   : spec->fast.roof == ROOF_PARTS ? f->bound_ms / f->submission_ms
                                                  : NAN;
+}
+
+double issue_roof_ms(const grade_ctx *g, const int64_t *dims)
+{
+    const lab_spec *spec = g->spec;
+    double per_second = (double)g->device.sm_count * SM_SCHEDULERS * g->device.clock_mhz * 1e6;
+    if (!spec->fast.warp_instructions || per_second <= 0) return 0;
+    return spec->fast.warp_instructions(dims) / per_second * 1e3;
+}
+
+void issue_roof_text(const grade_ctx *g, const int64_t *dims, char *buf, size_t size)
+{
+    snprintf(buf, size,
+             "the reference's %.1f million warp instructions at the issue roof (%d SMs x %d "
+             "schedulers x %d MHz) %.4f ms",
+             g->spec->fast.warp_instructions(dims) / 1e6, g->device.sm_count, SM_SCHEDULERS,
+             g->device.clock_mhz, issue_roof_ms(g, dims));
 }
 
 void bound_text(const char (*names)[PROTO_NAME_LEN], const double *ms, int n, char *buf,
@@ -639,6 +659,12 @@ void stage_fast(const grade_ctx *g, fast_runner *r, stage_result *st)
             sb_printf(&st->details, "%s on the same inputs: %.4f ms per call; yours runs at "
                       "%.0f%% of its speed\n", who, f->vendor_ms,
                       100 * f->vendor_ms / f->submission_ms);
+    }
+    if (f->issue_roof_ms > 0) {
+        char roof[200];
+        issue_roof_text(g, r->calls[0].c.dims, roof, sizeof roof);
+        sb_printf(&st->details, "%s: yours runs at %.0f%% of that (information, not a bar)\n",
+                  roof, 100 * f->issue_fraction);
     }
     if (spec->fast.roof == ROOF_PARTS) {
         char parts[400];

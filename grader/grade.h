@@ -47,6 +47,9 @@ typedef struct {
     double parts_ms[PROTO_MAX_ITEMS];
     char part_names[PROTO_MAX_ITEMS][PROTO_NAME_LEN];
     double bound_ms;
+    /* lab_spec.fast.warp_instructions: their time at the issue roof, and
+     * that time over the call's; 0 and NAN where the lab counts none. */
+    double issue_roof_ms, issue_fraction;
 } fast_figures;
 
 /* Where a stage's wall time went: "run" (the plain runner), a sanitizer

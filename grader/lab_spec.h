@@ -264,6 +264,14 @@ typedef struct lab_spec {
          * shows: the FP32 lanes (0, the default), or the tensor cores with
          * half inputs and float accumulation. */
         lab_peak peak;
+        /* Optional, for a lab that computes far more than it moves (02,
+         * 08): the warp instructions the reference executes per call, as
+         * Nsight Compute counts them on it (the lab's INSTRUCTOR.md). The
+         * fast report and the ladder show the time those take at the issue
+         * roof, every scheduler of every SM issuing one warp instruction
+         * per clock, as a fraction of each call's time: information, never
+         * a bar (a kernel that executes fewer instructions may pass it). */
+        double (*warp_instructions)(const int64_t *dims);
     } fast;
 
     /* Optional: what the compiled kernels use, read from the device

@@ -28,7 +28,7 @@ typedef struct {
 
 static void write_json(const char *path, const grade_ctx *g, const proto_call *timed,
                        const char *where, const rung_row *rows, int n, double copy_gbps,
-                       const proto_timing *t, const double *parts_ms)
+                       const proto_timing *t, const double *parts_ms, double issue_ms)
 {
     FILE *f = fopen(path, "w");
     if (!f) { fprintf(stderr, "grade: cannot write %s\n", path); return; }
@@ -49,6 +49,7 @@ static void write_json(const char *path, const grade_ctx *g, const proto_call *t
     json_string(f, g->spec->fast.roof == ROOF_COPY     ? "copy"
                    : g->spec->fast.roof == ROOF_VENDOR ? "vendor"
                    : g->spec->fast.roof == ROOF_PARTS  ? "parts"
+                   : issue_ms > 0                      ? "issue"
                                                        : "none");
     fputs(", \"rate_unit\": ", f);
     json_string(f, g->spec->fast.flops ? rate_unit(g->spec) : "");
@@ -59,6 +60,10 @@ static void write_json(const char *path, const grade_ctx *g, const proto_call *t
     fprintf(f, ", \"rounds\": %d, \"converged\": %s, \"copy_gbps\": ", t->n_rounds,
             t->converged ? "true" : "false");
     json_number(f, copy_gbps);
+    if (issue_ms > 0) { /* the reference's instructions at the issue roof */
+        fputs(", \"issue_roof_ms\": ", f);
+        json_number(f, issue_ms);
+    }
     if (t->n_parts > 0) { /* ROOF_PARTS: each part's median; the roof is the slowest */
         fputs(", \"parts\": [", f);
         for (int p = 0; p < t->n_parts; p++) {
@@ -163,6 +168,9 @@ int run_ladder_report(const grade_ctx *g, const char *results, int quick)
     double copy_gbps = t->copy_bytes / (copy_ms * 1e6);
     double bytes = spec->fast.bytes(calls[0].c.dims);
     double work = spec->fast.flops ? spec->fast.flops(calls[0].c.dims) : NAN;
+    /* A lab with no roof of its own may count its instructions: each rung
+     * is then measured against their time at the issue roof. */
+    double issue_ms = spec->fast.roof == ROOF_NONE ? issue_roof_ms(g, calls[0].c.dims) : 0;
     rung_row rows[PROTO_MAX_ITEMS];
     int all_right = 1;
     for (int r = 0; r < n; r++) {
@@ -178,7 +186,9 @@ int run_ladder_report(const grade_ctx *g, const char *results, int quick)
         all_right &= row->right;
         row->ms = stats_median(rsp.samples + (size_t)r * rounds, rounds);
         row->gbps = bytes / (row->ms * 1e6);
-        row->fraction = spec->fast.roof == ROOF_PARTS ? bound_ms / row->ms : row->gbps / copy_gbps;
+        row->fraction = spec->fast.roof == ROOF_PARTS ? bound_ms / row->ms
+                        : issue_ms > 0                 ? issue_ms / row->ms
+                                                       : row->gbps / copy_gbps;
         row->rate = work / (row->ms * 1e6);
         row->step = r ? rows[r - 1].ms / row->ms : NAN;
         row->total = rows[0].ms / row->ms;
@@ -191,15 +201,22 @@ int run_ladder_report(const grade_ctx *g, const char *results, int quick)
     /* Memory-bound labs compare with copy; the others show their own rate
      * (GFLOP/s, pairs/s) when the spec counts the work. */
     int by_copy = spec->fast.roof == ROOF_COPY, by_parts = spec->fast.roof == ROOF_PARTS;
-    int by_rate = !by_copy && !by_parts && spec->fast.flops;
+    int by_issue = issue_ms > 0;
+    int by_rate = !by_copy && !by_parts && !by_issue && spec->fast.flops;
     if (by_parts) {
         char bound[400];
         bound_text(t->item_names + t->first_part, parts_ms, t->n_parts, bound, sizeof bound);
         printf("the bound: %s\n", bound);
     }
+    if (by_issue) {
+        char roof[200];
+        issue_roof_text(g, calls[0].c.dims, roof, sizeof roof);
+        printf("the roof: %s\n", roof);
+    }
     char head[40] = "";
     if (by_copy) snprintf(head, sizeof head, " %8s %7s", "GB/s", "% copy");
     else if (by_parts) snprintf(head, sizeof head, " %8s %7s", "GB/s", "% bound");
+    else if (by_issue) snprintf(head, sizeof head, " %7s", "% issue");
     else if (by_rate) snprintf(head, sizeof head, " %10s", rate_unit(spec));
     printf("%-36s %9s%s %7s %7s  %s\n", "rung", "time ms", head, "step", "total", "right");
     for (int r = 0; r < n; r++) {
@@ -209,6 +226,7 @@ int run_ladder_report(const grade_ctx *g, const char *results, int quick)
         else snprintf(step, sizeof step, "-");
         if (by_copy || by_parts)
             snprintf(figs, sizeof figs, " %8.0f %6.1f%%", row->gbps, 100 * row->fraction);
+        else if (by_issue) snprintf(figs, sizeof figs, " %6.1f%%", 100 * row->fraction);
         else if (by_rate) snprintf(figs, sizeof figs, " %10.1f", row->rate);
         printf("%-36s %9.4f%s %7s %6.2fx  %s%s\n", row->name, row->ms, figs, step, row->total,
                row->right ? "yes" : "NO: ", row->problem);
@@ -225,7 +243,7 @@ int run_ladder_report(const grade_ctx *g, const char *results, int quick)
     printf("time: inputs %.1f s, waited for the GPU %.1f s, on the GPU alone %.1f s, judging "
            "%.1f s\n",
            t1 - t0, waited, ir.wall_s, iso_now_s() - t2);
-    if (results) write_json(results, g, &calls[0], where, rows, n, copy_gbps, t, parts_ms);
+    if (results) write_json(results, g, &calls[0], where, rows, n, copy_gbps, t, parts_ms, issue_ms);
     response_free(&rsp);
     return all_right ? 0 : 1;
 }

@@ -130,6 +130,10 @@ static void json_fast(FILE *f, const fast_figures *x)
         }
         fputc('}', f);
     }
+    if (x->issue_roof_ms > 0) {
+        json_field(f, "issue_roof_ms", x->issue_roof_ms);
+        json_field(f, "issue_fraction", x->issue_fraction);
+    }
     json_field(f, "speedup", x->speedup);
     json_field(f, "straggle_ms", x->straggle_ms);
     json_field(f, "harness_straggle_ms", x->harness_straggle_ms);

@@ -102,7 +102,7 @@ void res_describe(const res_list *list, int regs_per_sm, int max_warps, strbuf *
 {
     for (int i = 0; i < list->n; i++) {
         const res_kernel *k = &list->k[i];
-        int warps = res_warps_by_registers(k->registers, regs_per_sm, 4, 256, max_warps);
+        int warps = res_warps_by_registers(k->registers, regs_per_sm, SM_SCHEDULERS, 256, max_warps);
         long spilled = k->spill_store_bytes + k->spill_load_bytes;
         sb_printf(out, "kernel %s: %d registers per thread", k->name, k->registers);
         if (spilled > 0)

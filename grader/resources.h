@@ -32,9 +32,12 @@ int res_parse_ptxas(const char *log, res_list *out);
 /* Replace mangled names by readable ones with c++filt, when it runs. */
 void res_demangle(res_list *list, const char *scratch);
 
+/* Warp schedulers per SM on every GPU since Volta: each issues at most one
+ * warp instruction per clock, and the register file is split among them. */
+enum { SM_SCHEDULERS = 4 };
+
 /* How many warps per SM the registers alone let be resident: the register
- * file is split among `partitions` schedulers (4 on every GPU since
- * Volta), each warp takes its registers in units of `unit` (256), and no
+ * file is split among `partitions` schedulers (SM_SCHEDULERS), each warp takes its registers in units of `unit` (256), and no
  * SM holds more than max_warps. 0 when the kernel cannot run at all. */
 int res_warps_by_registers(int registers, int regs_per_sm, int partitions,
                            int unit, int max_warps);

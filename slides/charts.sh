@@ -7,11 +7,14 @@
 # RESULTS=labs/NN-name/slides/ladder.json` on the GPU), which record the GPU, the
 # CUDA version and the date; the chart's title repeats them. Labs measured
 # against copy bandwidth show each rung's % of copy, labs measured against a
-# vendor library (matmul: cuBLAS) each rung's % of its speed; the others show
+# vendor library (matmul: cuBLAS) each rung's % of its speed, labs that
+# count their instructions (02, 08) each rung's % of the instruction roof
+# (the reference's instructions at full issue); the others show
 # the speedup over the first rung, on a log scale when the ladder spans more
 # than 50x. Vendor rungs (CUB, Thrust, cuBLAS) are drawn in another colour.
 # A dotted line across marks the roof (what 100% is: the copy, the slowest
-# part alone, or the vendor library), and a dashed one the vendor's rung
+# part alone, the reference's instructions at full issue, or the vendor
+# library), and a dashed one the vendor's rung
 # where the roof is another, so each rung reads against both.
 # Rungs named rN_... (another radius than the ladder's problem) are left out.
 #
@@ -138,7 +141,7 @@ for json in "${files[@]}"; do
             match($0, /"ms": [^,]*/); ms = substr($0, RSTART + 6, RLENGTH - 6)
             vendor = (name ~ /^(vendor|cub|thrust|cublas)_/) ? 1 : 0
             gsub(/_/, " ", name)
-            if (roof == "copy" || roof == "parts") { v = 100 * frac; label = sprintf(v < 10 ? "%.1f%%" : "%.0f%%", v) }
+            if (roof == "copy" || roof == "parts" || roof == "issue") { v = 100 * frac; label = sprintf(v < 10 ? "%.1f%%" : "%.0f%%", v) }
             else if (roof == "vendor" && vendor_ms > 0) { v = 100 * vendor_ms / ms; label = sprintf("%.0f%%", v) }
             else { v = total; label = sprintf("%.3gx", v) }
             printf "%d \"%s\" %.6g \"%s\" %d %.6g\n", n++, name, v, label, vendor, ms
@@ -152,12 +155,12 @@ for json in "${files[@]}"; do
     yours=""
     if [ -n "$mine" ]; then
         # The graded kernel as one more bar (kind 2), measured like the rungs.
-        frac=$(number "$mine" roofline_fraction)
+        frac=$(number "$mine" "$([ "$roof" = issue ] && echo issue_fraction || echo roofline_fraction)")
         ms=$(number "$mine" submission_ms)
         yours=$(awk -v roof="$roof" -v frac="${frac:-0}" -v ms="$ms" -v vendor_ms="${vendor_ms:-0}" '
             NR == 1 { first = $NF }
             END {
-                if (roof == "copy" || roof == "parts" || (roof == "vendor" && vendor_ms > 0)) {
+                if (roof == "copy" || roof == "parts" || roof == "issue" || (roof == "vendor" && vendor_ms > 0)) {
                     v = 100 * frac; label = sprintf(v < 10 ? "%.1f%%" : "%.0f%%", v)
                 } else { v = first / ms; label = sprintf("%.3gx", v) }
                 printf "%d \"your kernel\" %.6g \"%s\" 2 %.6g\n", NR, v, label, ms
@@ -170,6 +173,9 @@ for json in "${files[@]}"; do
         yrange="set yrange [0:110]"
     elif [ "$roof" = parts ]; then
         ylabel="% of the bound: $bound (same run)"
+        yrange="set yrange [0:110]"
+    elif [ "$roof" = issue ]; then
+        ylabel="% of the instruction roof"
         yrange="set yrange [0:110]"
     elif [ "$roof" = vendor ] && [ -n "$vendor_ms" ]; then
         ylabel="% of $vendor (same run)"
@@ -187,6 +193,7 @@ for json in "${files[@]}"; do
     case $roof in
     copy) lines=$(across 2 100 "the roof: a copy of the same bytes" '#555555' 3) ;;
     parts) lines=$(across 2 100 "the roof: $bound" '#555555' 3) ;;
+    issue) lines=$(across 2 100 "the roof: the reference's instructions, every scheduler issuing one per clock" '#555555' 3) ;;
     vendor) [ -n "$vendor_ms" ] && lines=$(across 2 100 "the roof here: $vendor" '#555555' 3) ;;
     esac
     # The vendor's line at its fastest rung (lab 05 times two libraries).

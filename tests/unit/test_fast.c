@@ -8,6 +8,7 @@
 
 extern const lab_spec LAB_01_VECTOR_ADD;    /* 50% of copy, 3x, ceiling 40x */
 extern const lab_spec LAB_06_HISTOGRAM_RDF; /* no roof, 60x, ceiling 2000x */
+extern const lab_spec LAB_02_IEEE754;       /* no roof; counts its instructions */
 
 /* Lab 01's reference: 96% of copy, 4.5x, ten rounds of medians within 2%. */
 static fast_figures reference(int decided)
@@ -97,10 +98,36 @@ static void a_bound_is_said_with_its_parts(void)
     CHECK(strcmp(text, "max(reading d_in 0.1002 ms, h2d 5.2436 ms) = 5.2436 ms") == 0);
 }
 
+/* Lab 02 counts the reference's warp instructions (14.66 per element): at
+ * n = 2^24 on 132 SMs of 4 schedulers at 1980 MHz they take 246.0e6 /
+ * (132 x 4 x 1.98e9) s = 0.2353 ms. A lab that counts none, or a GPU whose
+ * figures are unknown (the emulation), has no such roof. */
+static void an_instruction_roof_is_the_counted_instructions_at_full_issue(void)
+{
+    grade_ctx g;
+    memset(&g, 0, sizeof g);
+    g.spec = &LAB_02_IEEE754;
+    g.device.sm_count = 132;
+    g.device.clock_mhz = 1980;
+    int64_t dims[LAB_MAX_DIMS] = {1 << 24};
+    double ms = issue_roof_ms(&g, dims);
+    CHECK(ms > 0.2352 && ms < 0.2354);
+    char text[200];
+    issue_roof_text(&g, dims, text, sizeof text);
+    CHECK(strcmp(text, "the reference's 246.0 million warp instructions at the issue roof "
+                       "(132 SMs x 4 schedulers x 1980 MHz) 0.2353 ms") == 0);
+    g.spec = &LAB_06_HISTOGRAM_RDF;
+    CHECK(issue_roof_ms(&g, dims) == 0);
+    g.spec = &LAB_02_IEEE754;
+    g.device.sm_count = 0;
+    CHECK(issue_roof_ms(&g, dims) == 0);
+}
+
 const unit_test fast_tests[] = {
     TEST(a_stop_the_figures_show_is_believed),
     TEST(a_stop_the_figures_do_not_show_is_not),
     TEST(a_pass_by_a_wide_margin_may_stop_after_three_rounds),
     TEST(a_bound_is_said_with_its_parts),
+    TEST(an_instruction_roof_is_the_counted_instructions_at_full_issue),
 };
 const int fast_tests_count = sizeof fast_tests / sizeof fast_tests[0];

@@ -259,6 +259,12 @@ static double ie_bytes(const int64_t *dims)
     return 9.0 * sizeof(float) * (double)dims[0]; /* read a b c r t; write 2 + 1 + 1 */
 }
 
+/* The reference's warp instructions per call: Nsight Compute counted 246.0
+ * million (smsp__inst_executed.sum) in one call at n = 2^24 on an H100,
+ * 14.66 per element (INSTRUCTOR.md, "The reference against the
+ * instruction roof"). */
+static double ie_warp_instructions(const int64_t *dims) { return 14.66 * (double)dims[0]; }
+
 static const lab_tolerance IE_EXACT = {
     .kind = TOL_EXACT,
     .why = "IEEE-754 defines this result bit for bit: each +, *, / and sqrt "
@@ -334,6 +340,7 @@ const lab_spec LAB_02_IEEE754 = {
         .baseline = "the same kernel with the wave in double precision (sinpi)",
         .bytes = ie_bytes,
         .roof = ROOF_NONE,
+        .warp_instructions = ie_warp_instructions,
         /* Calibrated on an H200 (INSTRUCTOR.md): the double wave is
          * 0.98x, a float sinpif per sample 2.0-2.1x, the nearest node first
          * 5.1-5.7x; 1.5x clears both sides by about a third. */

@@ -179,6 +179,11 @@ static void dv_generate(int buf, const lab_case *c, uint64_t seed, void *host, s
 /* x and m read, y and q written: 16 bytes per element. */
 static double dv_bytes(const int64_t *dims) { return 16.0 * (double)dims[0]; }
 
+/* The reference's warp instructions per call: Nsight Compute counted 96.2
+ * million (smsp__inst_executed.sum) in one call at n = 2^24 on an H100,
+ * 5.73 per element (INSTRUCTOR.md, "The reference against its roofs"). */
+static double dv_warp_instructions(const int64_t *dims) { return 5.73 * (double)dims[0]; }
+
 static const lab_tolerance DV_Y = {
     .kind = TOL_ULP,
     .ulps = 4,
@@ -270,6 +275,7 @@ const lab_spec LAB_08_DIVERGENCE = {
                     "divisors and trip count",
         .bytes = dv_bytes,
         .roof = ROOF_NONE,
+        .warp_instructions = dv_warp_instructions,
         /* Calibrated (INSTRUCTOR.md). H200 same-run: the reference 12.7x,
          * one thread per record of four 9.6x, a grid-stride variant 11.7x;
          * cheap math on divergent warps 4.3x, uniform warps alone 3.8x
