@@ -1019,24 +1019,30 @@ fast_says_tests() {
     done
 }
 
-# A lab's hints are tested: for the four every lab has (an output never
-# written, a wrong value, a changed input, a refused launch) and NaN or Inf
-# in the wrong place where the lab has that one, some file of
-# labs/LAB/tests/wrong says on a REPORT-SAYS line a part of that hint, which
-# its report must then contain (the emu and e2e parts check it). The other
-# kinds are not all triggered by a file yet: a hang costs the stage's whole
-# time limit (lab 01's never_terminates shows the engine's path), and
-# writes beside an output are caught by the guards on a GPU only.
+# A lab's hints are tested: for the five every lab has (an output never
+# written, a wrong value, a changed input, a refused launch, a write past
+# the end of a buffer), and for a write in front of one and NaN or Inf in
+# the wrong place where the lab has those, some file of labs/LAB/tests/wrong
+# says on a REPORT-SAYS line a part of that hint, which its report must then
+# contain (the e2e part checks it, and the emu part where the emulation
+# fails the file the same way: a write past the end of an exact allocation
+# is a fault there). The other kinds are not all triggered by a file yet: a hang costs
+# the stage's whole time limit (lab 01's never_terminates shows the
+# engine's path), and a crash must fault for certain on a GPU.
 hints_tests() {
     local dir lab info kind hint said_by f says
     for dir in labs/[0-9][0-9]-*/; do
         lab=$(basename "$dir")
         info=$("$BUILD/grade" --lab "$lab" --lab-info)
-        for kind in never_written wrong_value input_changed launch_error special_values; do
+        for kind in never_written wrong_value input_changed launch_error write_before write_after \
+            special_values; do
             hint=$(sed -n "s/^hint_$kind=//p" <<<"$info")
             # NaN and Inf have their own hint only where the lab's values
-            # make them a lesson (labs 01 and 06 use the engine's).
-            [ "$kind" = special_values ] && [ -z "$hint" ] && continue
+            # make them a lesson (labs 01 and 06 use the engine's), and so
+            # does a write in front of a buffer (labs 01, 02, 08 and 10,
+            # whose outputs are written one per index from 0, use the
+            # engine's "wrote in front of").
+            case $kind in special_values | write_before) [ -z "$hint" ] && continue ;; esac
             said_by=""
             for f in labs/"$lab"/tests/wrong/*.cu; do
                 says=$(report_says "$f")
