@@ -1174,21 +1174,26 @@ slides_tests() {
 }
 
 # make plot: a graded kernel drawn beside the lab's ladder, as the same
-# measure as the rungs: lab 10's % of copy from its report, lab 08's speedup
-# over the ladder's first rung (a report four times faster than that rung
-# says 4x); a report without fast figures is refused in one line.
+# measure as the rungs: lab 10's % of copy from its report, lab 08's % of
+# the instruction roof from its report, lab 09's speedup over the ladder's
+# first rung (a report four times faster than that rung says 4x); a report
+# without fast figures is refused in one line.
 plot_tests() {
     local first ms got
     printf '{"stages": [{"name": "fast", "fast": {"submission_ms": 0.25, "roofline_fraction": 0.5}}]}\n' \
         >"$OUT/plot-10.json"
-    first=$(grep -o '"ms": [0-9.e+-]*' labs/08-divergence/slides/ladder.json | head -n 1 | sed 's/.*: //')
+    printf '{"stages": [{"name": "fast", "fast": {"submission_ms": 0.25, "roofline_fraction": null, "issue_roof_ms": 0.1, "issue_fraction": 0.4}}]}\n' \
+        >"$OUT/plot-08.json"
+    first=$(grep -o '"ms": [0-9.e+-]*' labs/09-occupancy/slides/ladder.json | head -n 1 | sed 's/.*: //')
     ms=$(awk -v f="$first" 'BEGIN { printf "%.9g", f / 4 }')
     printf '{"stages": [{"name": "fast", "fast": {"submission_ms": %s, "roofline_fraction": null}}]}\n' \
-        "$ms" >"$OUT/plot-08.json"
+        "$ms" >"$OUT/plot-09.json"
     printf '{"stages": [{"name": "fast", "status": "skipped"}]}\n' >"$OUT/plot-none.json"
-    got=$(make -s plot BUILD="$BUILD" LAB=10 RESULTS="$OUT/plot-10.json" 2>&1; make -s plot BUILD="$BUILD" LAB=08 RESULTS="$OUT/plot-08.json" 2>&1)
-    if [[ $got == *"10-scan.png (your kernel: 50%)"* && $got == *"08-divergence.png (your kernel: 4x)"* ]] &&
-        [ -s "$BUILD/last/10-scan.png" ] && [ -s "$BUILD/last/08-divergence.png" ]; then
+    got=$(for lab in 10 08 09; do make -s plot BUILD="$BUILD" LAB=$lab RESULTS="$OUT/plot-$lab.json" 2>&1; done)
+    if [[ $got == *"10-scan.png (your kernel: 50%)"* && $got == *"08-divergence.png (your kernel: 40%)"* &&
+        $got == *"09-occupancy.png (your kernel: 4x)"* ]] &&
+        [ -s "$BUILD/last/10-scan.png" ] && [ -s "$BUILD/last/08-divergence.png" ] &&
+        [ -s "$BUILD/last/09-occupancy.png" ]; then
         pass slides/plot_places_your_kernel
     else
         fail slides/plot_places_your_kernel "$(echo "$got" | tr '\n' ' ')"
