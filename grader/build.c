@@ -148,6 +148,8 @@ static const struct { const char *mark, *header, *feature; } EMULATION_LACKS[] =
     {"CUDA_EMU_LACKS_LARGE_TILES", NULL, "thread_block_tile of more than 32 threads"},
     {"CUDA_EMU_LACKS_SPLIT_BARRIERS", NULL, "split barriers (barrier_arrive, barrier_wait)"},
     {"CUDA_EMU_LACKS_CLUSTERS", NULL, "thread-block clusters (cg::this_cluster)"},
+    {"__cluster_dims__", NULL, "thread-block clusters (__cluster_dims__)"},
+    {"CUDA_EMU_LACKS_LAUNCH_API", NULL, "launches through cudaLaunchKernel or cudaLaunchKernelEx"},
     {"CUDA_EMU_LACKS_CG_SCAN", NULL, "cooperative-groups scans (cg::inclusive_scan, cg::exclusive_scan)"},
     {"CUDA_EMU_LACKS_CG_MEMCPY_ASYNC", NULL, "cooperative-groups memcpy_async"},
     {NULL, "cooperative_groups/", "this part of cooperative groups"},
@@ -156,6 +158,8 @@ static const struct { const char *mark, *header, *feature; } EMULATION_LACKS[] =
      "WMMA fragments other than 16 x 16 x 16 with half inputs (tf32, bf16, int8, 32 x 8, 8 x 32)"},
     {"cuda::pipeline", "cuda/pipeline", "cuda::pipeline"},
     {NULL, "cuda/barrier", "cuda::barrier"},
+    {NULL, "cuda/atomic", "libcu++ atomics (cuda::atomic, cuda::atomic_ref)"},
+    {NULL, "cuda/std/", "the CUDA C++ standard library (cuda/std)"},
     {"__nv_bfloat16", "cuda_bf16.h", "bfloat16"},
     {NULL, NULL, NULL}};
 

@@ -450,7 +450,7 @@ int main(int argc, char **argv)
                  "skipped: the CPU emulation does not support %s yet; grade on a GPU", lacks);
         skip_rest(st, 0, last + 1, why);
         for (int i = 0; i <= last; i++) report_stage(&st[i]);
-        printf("verdict: not graded here: your file uses %s, which needs a GPU\n", lacks);
+        printf("verdict: not graded here: your file uses %s, which only a GPU runs\n", lacks);
         free(build_log);
         return finish(&o, &g, st, EXIT_NO_GPU);
     }

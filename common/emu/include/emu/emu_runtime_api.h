@@ -419,6 +419,26 @@ cudaError_t cudaLaunchCooperativeKernel(Kernel, dim3, dim3, void **, size_t = 0,
     return cudaErrorNotSupported;
 }
 
+#define EMU_LACKS_LAUNCH_API                                                                    \
+    "CUDA_EMU_LACKS_LAUNCH_API: cudaLaunchKernel and cudaLaunchKernelEx need a GPU: the CPU "     \
+    "emulation runs kernels launched with <<< >>>, whose arguments it sees with their types"
+
+/* A launch through the runtime API hands over the arguments as untyped
+ * pointers, which the emulation cannot call a kernel with. */
+template <class Kernel>
+cudaError_t cudaLaunchKernel(Kernel, dim3, dim3, void **, size_t = 0, cudaStream_t = 0)
+{
+    static_assert(emu::unsupported<Kernel>::value, EMU_LACKS_LAUNCH_API);
+    return cudaErrorNotSupported;
+}
+
+template <class... Args>
+cudaError_t cudaLaunchKernelEx(Args...)
+{
+    static_assert(emu::unsupported<Args...>::value, EMU_LACKS_LAUNCH_API);
+    return cudaErrorNotSupported;
+}
+
 /* __constant__ and __device__ variables are ordinary globals here. */
 template <class T>
 cudaError_t cudaMemcpyToSymbol(const T &symbol, const void *src, size_t count, size_t offset = 0,
