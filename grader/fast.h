@@ -43,8 +43,7 @@ double fast_run_alone(const grade_ctx *g, iso_job *job, int word, gpu_clock *bef
  * fast_rules.h says). A runner so reporting was not the grader's own. */
 int fast_stop_contradicts(const lab_spec *spec, const fast_figures *f, int passes,
                           double speedup_bar, double roof_bar);
-/* ROOF_PARTS: the bound as the reports say it, "max(name 1.2345 ms, ...) =
- * 1.2345 ms", or "name alone 1.2345 ms" for a bound of one part. */
+
 /* The time the lab's counted warp instructions (lab_spec.fast.
  * warp_instructions) take at the issue roof of the graded GPU, SM_SCHEDULERS
  * per SM per clock at its boost clock; 0 when the lab counts none or the
@@ -52,10 +51,12 @@ int fast_stop_contradicts(const lab_spec *spec, const fast_figures *f, int passe
 double issue_roof_ms(const grade_ctx *g, const int64_t *dims);
 
 /* "the reference's 246.0 million warp instructions at the issue roof (132
- * SMs x 4 schedulers x 1980 MHz) 0.2354 ms", for the fast report and the
+ * SMs x 4 schedulers x 1980 MHz) 0.2353 ms", for the fast report and the
  * ladder. */
 void issue_roof_text(const grade_ctx *g, const int64_t *dims, char *buf, size_t size);
 
+/* ROOF_PARTS: the bound as the reports say it, "max(name 1.2345 ms, ...) =
+ * 1.2345 ms", or "name alone 1.2345 ms" for a bound of one part. */
 void bound_text(const char (*names)[PROTO_NAME_LEN], const double *ms, int n, char *buf,
                 size_t size);
 /* The unit of the lab's fast.flops() rate: "GFLOP/s" unless it says. */

@@ -37,8 +37,9 @@ void res_demangle(res_list *list, const char *scratch);
 enum { SM_SCHEDULERS = 4 };
 
 /* How many warps per SM the registers alone let be resident: the register
- * file is split among `partitions` schedulers (SM_SCHEDULERS), each warp takes its registers in units of `unit` (256), and no
- * SM holds more than max_warps. 0 when the kernel cannot run at all. */
+ * file is split among `partitions` schedulers (SM_SCHEDULERS), each warp
+ * takes its registers in units of `unit` (256), and no SM holds more than
+ * max_warps. 0 when the kernel cannot run at all. */
 int res_warps_by_registers(int registers, int regs_per_sm, int partitions,
                            int unit, int max_warps);
 
