@@ -98,6 +98,15 @@ __global__ void trap_kernel() { __trap(); }
 
 __global__ void divide(int *out, int by) { out[threadIdx.x] = 100 / by; }
 
+/* *to = *from: on the GPU a vector load and a vector store, each of which
+ * must be aligned; only the load is misaligned here. */
+__global__ void misaligned_vector_assigned(const float *p, float *out)
+{
+    const float4 *from = reinterpret_cast<const float4 *>(p + 1);
+    float4 *to = reinterpret_cast<float4 *>(out);
+    to[threadIdx.x] = from[threadIdx.x];
+}
+
 static int run(const char *mode)
 {
     float *d, *sink;
@@ -119,6 +128,8 @@ static int run(const char *mode)
         dynamic_overflow<<<1, 33, 32 * sizeof(float)>>>(sink);
     } else if (!std::strcmp(mode, "misaligned_float4")) {
         misaligned_vector<<<1, 4>>>(d, sink);
+    } else if (!std::strcmp(mode, "misaligned_float4_assigned")) {
+        misaligned_vector_assigned<<<1, 4>>>(d, sink);
     } else if (!std::strcmp(mode, "use_after_free")) {
         cudaFree(d);
         read_at<<<1, 1>>>(d, 0, sink);

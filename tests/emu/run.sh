@@ -208,6 +208,8 @@ fault_case dynamic_shared_past_end 86 "cudaErrorIllegalAddress" "dynamic shared 
     "by thread (32,0,0) of block (0,0,0) in kernel dynamic_overflow"
 fault_case misaligned_float4 86 "emulator: cudaErrorMisalignedAddress" "16-byte vector access" \
     "in kernel misaligned_vector"
+fault_case misaligned_float4_assigned 86 "emulator: cudaErrorMisalignedAddress" "16-byte vector access" \
+    "in kernel misaligned_vector_assigned"
 fault_case use_after_free 86 "cudaErrorIllegalAddress" "already freed with cudaFree"
 fault_case null_pointer 86 "cudaErrorIllegalAddress" "a null pointer" "in kernel write_at"
 fault_case trap 86 "cudaErrorIllegalInstruction" "__trap() called at"

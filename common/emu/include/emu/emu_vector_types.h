@@ -50,8 +50,9 @@ template <class V> inline void vector_copy(V *to, const V *from)
         name() = default;                                                                       \
         constexpr name(T vx, T vy = 0) : x(vx), y(vy) {}                                      \
         name(const name &o) { emu::check_vector_access(&o, A); emu::vector_copy(this, &o); }   \
-        name &operator=(const name &o)                                                          \
+        name &operator=(const name &o) /* a vector load, then a vector store */              \
         {                                                                                       \
+            emu::check_vector_access(&o, A);                                                    \
             emu::check_vector_access(this, A);                                                  \
             emu::vector_copy(this, &o);                                                         \
             return *this;                                                                       \
@@ -65,8 +66,9 @@ template <class V> inline void vector_copy(V *to, const V *from)
         name() = default;                                                                       \
         constexpr name(T vx, T vy = 0, T vz = 0, T vw = 0) : x(vx), y(vy), z(vz), w(vw) {} \
         name(const name &o) { emu::check_vector_access(&o, A); emu::vector_copy(this, &o); }   \
-        name &operator=(const name &o)                                                          \
+        name &operator=(const name &o) /* a vector load, then a vector store */              \
         {                                                                                       \
+            emu::check_vector_access(&o, A);                                                    \
             emu::check_vector_access(this, A);                                                  \
             emu::vector_copy(this, &o);                                                         \
             return *this;                                                                       \
