@@ -72,6 +72,10 @@ static int copy_call(void *const *ptr, const int64_t *, void *stream)
                            (cudaStream_t)stream);
 }
 
+/* The copy as an item: timed in every round, and untimed after a long
+ * item (WAKE_AFTER_MS). */
+static const timed_item COPY_ITEM = {"copy", copy_call, NULL};
+
 /* One call of an item; an error inside timing is the code's fault and is
  * reported as such, so the parent can explain it. */
 static void sample(const timing_env *t, const timed_item *item, call_outcome *o)
@@ -92,10 +96,7 @@ static void sample(const timing_env *t, const timed_item *item, call_outcome *o)
 static void sample_next(const timing_env *t, const timed_item *item, double *last_ms,
                         call_outcome *o)
 {
-    if (*last_ms >= WAKE_AFTER_MS) {
-        static const timed_item wake = {"copy", copy_call, NULL};
-        sample(t, &wake, o);
-    }
+    if (*last_ms >= WAKE_AFTER_MS) sample(t, &COPY_ITEM, o);
     sample(t, item, o);
     *last_ms = o->ms;
 }
@@ -367,7 +368,7 @@ void run_timing(const proto_request *req, const proto_call *calls, call_env *env
                           env->stream);
     timed_item items[PROTO_MAX_ITEMS] = {{"baseline", LAB_DEVICE.baseline, &tb->baseline},
                                          {"submission", LAB_DEVICE.submission, &tb->mine},
-                                         {"copy", copy_call, NULL},
+                                         COPY_ITEM,
                                          {"vendor", LAB_DEVICE.vendor, &tb->vendor}};
     int n_items = tb->with_vendor ? 4 : 3;
     /* The lab's parts work on the submission's buffers, after its sample
@@ -406,7 +407,7 @@ void run_ladder(const proto_request *req, const lab_ladder *ladder, const proto_
     timing_open(&t, env, set, &calls[0]);
     timed_item items[PROTO_MAX_ITEMS];
     for (int r = 0; r < ladder->n; r++) items[r] = {ladder->rungs[r].name, ladder->rungs[r].call, set};
-    items[ladder->n] = {"copy", copy_call, NULL};
+    items[ladder->n] = COPY_ITEM;
     int n_items = add_parts(&t, items, ladder->n + 1, set);
     time_items(req, &t, items, n_items);
     timing_close(&t);
