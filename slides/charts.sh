@@ -129,7 +129,11 @@ for json in "${files[@]}"; do
     # Labs measured against a vendor library: % of that rung's speed.
     vendor_ms=$(grep '"name": "vendor_' "$json" | head -n 1 | grep -o '"ms": [^,]*' | sed 's/.*: //')
     vendor=$(grep -o '"name": "vendor_[^"]*' "$json" | head -n 1 | sed 's/.*vendor_//; s/_/ /g')
-    awk -v roof="$roof" -v vendor_ms="${vendor_ms:-0}" '
+    # Roofs whose rungs read as a % of it straight from roofline_fraction
+    # (a graded kernel's: issue_fraction for the instruction roof).
+    percent=0
+    case $roof in copy | parts | issue) percent=1 ;; esac
+    awk -v percent="$percent" -v roof="$roof" -v vendor_ms="${vendor_ms:-0}" '
         /"name":/ {
             match($0, /"name": "[^"]*"/); name = substr($0, RSTART + 9, RLENGTH - 10)
             # Rungs named rN_... run at another radius than the problem of the
@@ -141,7 +145,7 @@ for json in "${files[@]}"; do
             match($0, /"ms": [^,]*/); ms = substr($0, RSTART + 6, RLENGTH - 6)
             vendor = (name ~ /^(vendor|cub|thrust|cublas)_/) ? 1 : 0
             gsub(/_/, " ", name)
-            if (roof == "copy" || roof == "parts" || roof == "issue") { v = 100 * frac; label = sprintf(v < 10 ? "%.1f%%" : "%.0f%%", v) }
+            if (percent) { v = 100 * frac; label = sprintf(v < 10 ? "%.1f%%" : "%.0f%%", v) }
             else if (roof == "vendor" && vendor_ms > 0) { v = 100 * vendor_ms / ms; label = sprintf("%.0f%%", v) }
             else { v = total; label = sprintf("%.3gx", v) }
             printf "%d \"%s\" %.6g \"%s\" %d %.6g\n", n++, name, v, label, vendor, ms
@@ -157,10 +161,10 @@ for json in "${files[@]}"; do
         # The graded kernel as one more bar (kind 2), measured like the rungs.
         frac=$(number "$mine" "$([ "$roof" = issue ] && echo issue_fraction || echo roofline_fraction)")
         ms=$(number "$mine" submission_ms)
-        yours=$(awk -v roof="$roof" -v frac="${frac:-0}" -v ms="$ms" -v vendor_ms="${vendor_ms:-0}" '
+        yours=$(awk -v percent="$percent" -v roof="$roof" -v frac="${frac:-0}" -v ms="$ms" -v vendor_ms="${vendor_ms:-0}" '
             NR == 1 { first = $NF }
             END {
-                if (roof == "copy" || roof == "parts" || roof == "issue" || (roof == "vendor" && vendor_ms > 0)) {
+                if (percent || (roof == "vendor" && vendor_ms > 0)) {
                     v = 100 * frac; label = sprintf(v < 10 ? "%.1f%%" : "%.0f%%", v)
                 } else { v = first / ms; label = sprintf("%.3gx", v) }
                 printf "%d \"your kernel\" %.6g \"%s\" 2 %.6g\n", NR, v, label, ms

@@ -1026,9 +1026,9 @@ fast_says_tests() {
 # says on a REPORT-SAYS line a part of that hint, which its report must then
 # contain (the e2e part checks it, and the emu part where the emulation
 # fails the file the same way: a write past the end of an exact allocation
-# is a fault there). The other kinds are not all triggered by a file yet: a hang costs
-# the stage's whole time limit (lab 01's never_terminates shows the
-# engine's path), and a crash must fault for certain on a GPU.
+# is a fault there). The other kinds are not all triggered by a file yet: a
+# hang costs the stage's whole time limit (lab 01's never_terminates shows
+# the engine's path), and a crash must fault for certain on a GPU.
 hints_tests() {
     local dir lab info kind hint said_by f says
     for dir in labs/[0-9][0-9]-*/; do
