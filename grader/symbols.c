@@ -39,6 +39,10 @@ static const char HOST_REGISTER[] =
     "lets the GPU write host memory that is not yours, such as the grader's (for pinned "
     "memory of your own, use cudaMallocHost)";
 static const char OUTSIDE_MEMORY[] = "shares memory with other processes";
+/* A pointer to any driver call by its name, the refused ones too (the
+ * driver's cuLaunchHostFunc for the runtime's cudaLaunchHostFunc). */
+static const char DRIVER_CALLS[] =
+    "hands out the CUDA driver's own calls, past the list of calls graded code may make";
 
 /* Runtime calls that are CUDA, but not for graded code. */
 static const struct { const char *name, *why; } CUDA_DENIED[] = {
@@ -60,6 +64,13 @@ static const struct { const char *name, *why; } CUDA_DENIED[] = {
     {"cudaGraphNodeSetParams", HOST_CALLBACK},
     {"cudaGraphExecNodeSetParams", HOST_CALLBACK},
     {"cudaUserObjectCreate", HOST_CALLBACK},
+    {"cudaLogsRegisterCallback", HOST_CALLBACK},
+    {"cudaDeviceRegisterAsyncNotification", HOST_CALLBACK},
+    {"cudaGetDriverEntryPoint", DRIVER_CALLS},
+    {"cudaGetDriverEntryPoint_ptsz", DRIVER_CALLS},
+    {"cudaGetDriverEntryPointByVersion", DRIVER_CALLS},
+    {"cudaGetDriverEntryPointByVersion_ptsz", DRIVER_CALLS},
+    {"cudaGetExportTable", DRIVER_CALLS},
     /* Memory of the process the GPU could write while the runner runs. */
     {"cudaHostRegister", HOST_REGISTER},
     {"cudaImportExternalMemory", OUTSIDE_MEMORY},
@@ -68,6 +79,10 @@ static const struct { const char *name, *why; } CUDA_DENIED[] = {
     {"cudaIpcOpenMemHandle", OUTSIDE_MEMORY},
     {"cudaIpcGetEventHandle", OUTSIDE_MEMORY},
     {"cudaIpcOpenEventHandle", OUTSIDE_MEMORY},
+    {"cudaMemPoolExportToShareableHandle", OUTSIDE_MEMORY},
+    {"cudaMemPoolImportFromShareableHandle", OUTSIDE_MEMORY},
+    {"cudaMemPoolExportPointer", OUTSIDE_MEMORY},
+    {"cudaMemPoolImportPointer", OUTSIDE_MEMORY},
     {NULL, NULL}};
 
 /* Named here only for a clearer message than "not on the allowlist". */

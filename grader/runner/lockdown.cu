@@ -2,9 +2,10 @@
  *
  * The runner shares its process with the submission, so once the CUDA
  * context, the grader's stream and the response file exist, a seccomp
- * filter takes away what graded code has no business doing. It is
- * inherited by every thread created afterwards, and no filter can be
- * removed once set.
+ * filter takes away what graded code has no business doing. It is put
+ * on every thread of the process at once, the CUDA libraries' own threads
+ * too, is inherited by every thread created afterwards, and no filter can
+ * be removed once set.
  *
  *   stopped (SIGSYS, reported):  starting or changing processes (fork,
  *       clone without CLONE_THREAD, exec, setsid, setpgid, ptrace, reading
@@ -262,9 +263,6 @@ static void if_eq_ret(program *p, unsigned k, unsigned what)
 
 static const unsigned ALLOW = SECCOMP_RET_ALLOW, TRAP = SECCOMP_RET_TRAP;
 
-/* The whole process's filter (lockdown), kept for the fenced thread. */
-static program process_filter;
-
 /* A call allowed only when its first argument (a pid) is this process:
  * nr == A ? (arg0 == pid ? allow : trap) : go on. */
 static void only_self(program *p, long nr, unsigned pid)
@@ -317,11 +315,24 @@ static void trap_if_below(program *p, long nr, int arg, uint64_t limit, int zero
     load(p, AT_NR);
 }
 
-static const char *install(program *p)
+/* `every_thread`: onto every thread of the process at once (TSYNC), not
+ * only the calling one. The CUDA libraries start threads of their own
+ * while CUDA comes up, before the sandbox closes; without it those would
+ * run with no filter at all, and a host function the driver calls there
+ * (a stream callback, however graded code got the driver to queue it)
+ * could open files, start processes or signal the grader. */
+static const char *install(program *p, int every_thread)
 {
     if (p->n > (int)(sizeof p->f / sizeof *p->f)) return "the filter is too long";
     struct sock_fprog prog = {(unsigned short)p->n, p->f};
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return strerror(errno);
+    if (every_thread) {
+        /* No fallback to prctl, which knows no flags: a filter that missed
+         * the CUDA libraries' threads would not be the sandbox. */
+        long r = syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC, &prog);
+        if (r > 0) return "a thread of the process could not take the filter";
+        return r == 0 ? NULL : strerror(errno);
+    }
     if (syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) != 0 &&
         prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0)
         return strerror(errno);
@@ -348,10 +359,8 @@ const char *lockdown_fence(int watched_fd)
     if ((uintptr_t)&here < (uintptr_t)_end)
         return "memory is laid out the old way (mappings below the program: is "
                "vm.legacy_va_layout set?)";
-    /* Filters belong to threads: this one may have started before the
-     * process's filter was closed (fence_start), so it takes that first. */
-    const char *why = install(&process_filter);
-    if (why) return why;
+    /* This thread started before the process's filter was closed
+     * (fence_start) and took it then, with every other thread (TSYNC). */
     static program p;
     p.n = 0;
     load(&p, AT_NR);
@@ -367,7 +376,7 @@ const char *lockdown_fence(int watched_fd)
     for (int i = 0; i < N_FENCED; i++)
         if (FENCED[i].nr != __NR_prctl) if_eq_ret(&p, (unsigned)FENCED[i].nr, TRAP);
     ret(&p, ALLOW);
-    return install(&p);
+    return install(&p, 0);
 #endif
 }
 
@@ -378,7 +387,7 @@ const char *lockdown(int response)
     return "this processor is not one the sandbox knows (x86-64, arm64)";
 #else
     response_fd = response;
-    program &p = process_filter;
+    static program p;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = on_denied_call;
@@ -428,6 +437,6 @@ const char *lockdown(int response)
     ret(&p, TRAP);
     ret(&p, ALLOW);
     ret(&p, ALLOW);
-    return install(&p);
+    return install(&p, 1);
 #endif
 }

@@ -43,7 +43,10 @@ static long attempt(const char *name, int *err)
 {
     long r = 0;
     errno = 0;
-    if (!strcmp(name, "fork")) r = syscall(SYS_fork);
+    if (!strcmp(name, "fork")) {
+        r = syscall(SYS_fork);
+        if (r == 0) _exit(0); /* a fork that got through: the copy must not run on */
+    }
     else if (!strcmp(name, "execve")) {
         char *argv[] = {(char *)"/bin/true", NULL};
         r = syscall(SYS_execve, "/bin/true", argv, NULL);
@@ -134,9 +137,26 @@ static void attempt_job(void *arg)
     a->r = attempt(a->name, &a->err);
 }
 
-/* Run one probe in a child, fenced or not; returns what was seen, in words. */
-static int probe(const char *name, int fenced, expect want, char *seen, size_t size)
+/* Where a probe makes its call: the runner's thread, the fenced thread,
+ * or a thread started before the sandbox closed, as the CUDA libraries
+ * start theirs while CUDA comes up (a host function the driver calls runs
+ * on one of those). */
+enum { ON_RUNNER, ON_FENCE, ON_EARLY_THREAD };
+
+static int early_go[2];
+
+static void *early_thread(void *arg)
 {
+    char byte;
+    if (read(early_go[0], &byte, 1) != 1) return NULL;
+    attempt_job(arg);
+    return NULL;
+}
+
+/* Run one probe in a child, fenced or not; returns what was seen, in words. */
+static int probe(const char *name, int where, expect want, char *seen, size_t size)
+{
+    const int fenced = where == ON_FENCE;
     char path[] = "/tmp/cudalab-sandbox-XXXXXX";
     int fd = mkstemp(path);
     if (fd < 0) { snprintf(seen, size, "mkstemp failed"); return 0; }
@@ -150,6 +170,11 @@ static int probe(const char *name, int fenced, expect want, char *seen, size_t s
         /* As the runner does: the fenced thread starts before the sandbox
          * closes. */
         const char *why = record_fd >= 0 ? NULL : "cannot open the record file";
+        fenced_attempt early = {name, 0, 0};
+        pthread_t early_id;
+        if (!why && where == ON_EARLY_THREAD &&
+            (pipe(early_go) != 0 || pthread_create(&early_id, NULL, early_thread, &early) != 0))
+            why = "cannot start the early thread";
         if (!why && fenced) why = fence_start();
         if (!why) why = lockdown(record_fd);
         if (!why && fenced) why = fence_open(1);
@@ -174,6 +199,10 @@ static int probe(const char *name, int fenced, expect want, char *seen, size_t s
             }
             r = a.r;
             err = a.err;
+        } else if (where == ON_EARLY_THREAD) {
+            if (write(early_go[1], "", 1) != 1 || pthread_join(early_id, NULL) != 0) _exit(5);
+            r = early.r;
+            err = early.err;
         } else {
             r = attempt(name, &err);
         }
@@ -203,7 +232,8 @@ static int probe(const char *name, int fenced, expect want, char *seen, size_t s
 
 int main(void)
 {
-    static const struct { const char *name; int fenced; expect want; } probes[] = {
+    /* where: 0 the runner's thread, 1 the fenced one, 2 an early thread. */
+    static const struct { const char *name; int where; expect want; } probes[] = {
         {"fork", 0, STOPPED}, {"execve", 0, STOPPED}, {"setsid", 0, STOPPED},
         {"setpgid", 0, STOPPED}, {"kill_parent", 0, STOPPED}, {"kill_everyone", 0, STOPPED},
         {"ptrace", 0, STOPPED}, {"process_vm_readv", 0, STOPPED}, {"unshare", 0, STOPPED},
@@ -227,14 +257,18 @@ int main(void)
         {"close_watch", 1, STOPPED}, {"dup_over_watch", 1, STOPPED},
         {"write_stdout", 1, ALLOWED}, {"memory", 1, ALLOWED}, {"kill_self", 1, ALLOWED},
         {"mprotect_heap", 1, ALLOWED}, {"mprotect_image", 0, ALLOWED},
+        /* On a thread that was there before the sandbox closed. */
+        {"open", 2, REFUSED}, {"socket", 2, REFUSED}, {"fork", 2, STOPPED},
+        {"kill_parent", 2, STOPPED}, {"setsid", 2, STOPPED}, {"write_stdout", 2, ALLOWED},
     };
     static const char *const words[] = {"stopped", "refused", "allowed"};
     int failed = 0;
     for (size_t i = 0; i < sizeof probes / sizeof *probes; i++) {
         char seen[300];
-        int ok = probe(probes[i].name, probes[i].fenced, probes[i].want, seen, sizeof seen);
+        int ok = probe(probes[i].name, probes[i].where, probes[i].want, seen, sizeof seen);
         failed += !ok;
-        const char *where = probes[i].fenced ? "fenced_" : "";
+        static const char *const places[] = {"", "fenced_", "early_thread_"};
+        const char *where = places[probes[i].where];
         if (ok) printf("PASS sandbox/%s%s_is_%s\n", where, probes[i].name, words[probes[i].want]);
         else printf("FAIL sandbox/%s%s_is_%s: %s\n", where, probes[i].name, words[probes[i].want], seen);
     }

@@ -49,6 +49,20 @@ static void files_processes_clocks_and_threads_are_not(void)
     CHECK(!allowed('U', "curand_init")); /* not the runtime: no upper case after cuda */
 }
 
+/* Calls that would hand graded code what the list refuses by another
+ * road: the driver's own functions by name, host code the driver calls. */
+static void the_roads_around_the_refused_calls_are_refused(void)
+{
+    CHECK(strstr(sym_judge('U', "cudaGetDriverEntryPoint", 0, NO_CUB, 4), "driver's own calls"));
+    CHECK(strstr(sym_judge('U', "cudaGetDriverEntryPointByVersion_ptsz", 0, NO_CUB, 4), "driver"));
+    CHECK(!allowed('U', "cudaGetExportTable"));
+    CHECK(strstr(sym_judge('U', "cudaLogsRegisterCallback", 0, NO_CUB, 4), "host code later"));
+    CHECK(!allowed('U', "cudaDeviceRegisterAsyncNotification"));
+    CHECK(strstr(sym_judge('U', "cudaMemPoolImportPointer", 0, NO_CUB, 4), "other processes"));
+    CHECK(allowed('U', "cudaLogsDumpToMemory"));
+    CHECK(allowed('U', "cudaMemPoolCreate"));
+}
+
 static void main_and_forbidden_libraries_are_rejected_defined_or_not(void)
 {
     CHECK(!allowed('T', "main"));
@@ -77,6 +91,8 @@ const unit_test symbols_tests[] = {
      the_cuda_runtime_and_compiler_support_are_allowed},
     {"symbols_files_processes_clocks_and_threads_are_not",
      files_processes_clocks_and_threads_are_not},
+    {"symbols_the_roads_around_the_refused_calls_are_refused",
+     the_roads_around_the_refused_calls_are_refused},
     {"symbols_main_and_forbidden_libraries_are_rejected",
      main_and_forbidden_libraries_are_rejected_defined_or_not},
     {"symbols_emulation_runtime_only_in_emulation",
