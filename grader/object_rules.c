@@ -12,8 +12,8 @@ enum { MAX_SECTIONS = 4096 };
 
 typedef struct {
     int n;
-    char (*name)[128];
-    char (*type)[24];
+    char **name; /* whole: a template instance's section is named after it, */
+    char (*type)[24]; /* and C++ names run to hundreds of characters */
 } section_table;
 
 /* readelf OPTION object, its listing kept in scratch; the caller frees. */
@@ -36,23 +36,29 @@ static int read_sections(char *listing, section_table *t)
     t->type = calloc(MAX_SECTIONS, sizeof *t->type);
     if (!t->name || !t->type) return -1;
     for (char *line = strtok(listing, "\n"); line; line = strtok(NULL, "\n")) {
-        char *open = strchr(line, '[');
-        if (!open || !strchr(open, ']')) continue;
+        char *open = strchr(line, '['), *close = open ? strchr(open, ']') : NULL;
         int index;
-        char name[128] = "", type[24] = "";
-        if (sscanf(open + 1, "%d] %127s %23s", &index, name, type) < 2) continue;
-        if (index < 0 || index >= MAX_SECTIONS) continue;
+        if (!close || sscanf(open + 1, "%d]", &index) != 1) continue;
+        if (index < 0 || index >= MAX_SECTIONS || t->name[index]) continue;
+        char *name = close + 1 + strspn(close + 1, " ");
+        size_t length = strcspn(name, " \t");
+        if (length == 0) continue;
+        char type[24] = "";
+        sscanf(name + length, "%23s", type);
+        t->name[index] = strndup(name, length);
+        if (!t->name[index]) return -1;
         if (index >= t->n) t->n = index + 1;
-        snprintf(t->name[index], sizeof t->name[0], "%s", name);
         snprintf(t->type[index], sizeof t->type[0], "%s", type);
     }
+    for (int i = 0; i < t->n; i++)
+        if (!t->name[i] && !(t->name[i] = strdup(""))) return -1;
     return 0;
 }
 
 typedef struct {
     unsigned long long value, size;
     char type[16], bind[16], vis[16], ndx[16];
-    char name[512];
+    char name[4096]; /* a template instance's mangled name runs long */
 } elf_symbol;
 
 /* "Num: Value Size Type Bind Vis Ndx Name" lines of readelf -s. */
@@ -100,9 +106,13 @@ static int device_function_stub(const elf_symbol *s, unsigned long long size,
                                 const section_table *sections, const char *relocs)
 {
     if (size == 0 || size > 64 || strcmp(s->type, "FUNC") != 0) return 0;
-    char heading[200];
-    snprintf(heading, sizeof heading, "'.rela%s'", section_of(sections, s->ndx));
+    const char *section = section_of(sections, s->ndx);
+    size_t heading_size = strlen(section) + 8;
+    char *heading = malloc(heading_size);
+    if (!heading) return 0;
+    snprintf(heading, heading_size, "'.rela%s'", section);
     const char *at = strstr(relocs, heading);
+    free(heading);
     if (!at) return 0;
     int calls_exit = 0, calls_other = 0;
     for (const char *line = strchr(at, '\n'); line && line[1] && strncmp(line + 1, "Relocation", 10);
@@ -274,6 +284,7 @@ int obj_check_definitions(const char *object, const char *entry, int emulated,
     free(sections_text);
     free(symbols);
     free(relocs);
+    for (int i = 0; sections.name && i < sections.n; i++) free(sections.name[i]);
     free(sections.name);
     free(sections.type);
     if (!keep || fclose(keep) != 0) {

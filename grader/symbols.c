@@ -14,7 +14,14 @@ static const char *const SUPPORT_PREFIXES[] = {
     "_GLOBAL_OFFSET_TABLE_", "operator new", "operator delete", "std::terminate",
     "std::__throw_", "__assert_fail", "__printf_chk", "__fprintf_chk", "__snprintf_chk",
     "__sprintf_chk", "__memcpy_chk", "__memset_chk", "__memmove_chk", "__isnan", "__isinf",
-    "__fpclassify", "__signbit", "__finite", "std::ios_base_library_init", NULL};
+    "__fpclassify", "__signbit", "__finite", "std::ios_base_library_init",
+    /* libgcc's arithmetic, which the host compiler calls for what the
+     * processor lacks: bit counts (__popc in the CPU emulation, on an
+     * x86-64 without popcnt), 128-bit integers, complex products,
+     * integer powers. */
+    "__popcount", "__parity", "__clz", "__ctz", "__ffs", "__divti3", "__udivti3",
+    "__modti3", "__umodti3", "__divmodti4", "__udivmodti4", "__mulsc3", "__muldc3",
+    "__divsc3", "__divdc3", "__powisf2", "__powidf2", NULL};
 
 /* exit and abort only end the child that runs the submission: the grader
  * then reports a crash (nvcc's own registration code may call exit). */
