@@ -6,11 +6,12 @@
  * A submission could remember an answer and hand it back when it is called
  * again on "the same" inputs, recognised by their pointers, by a few
  * sampled values, or by a hash of all of them. The fast stage defeats all
- * three: before every timed call it exchanges one pair of elements in every
- * input buffer, so no two timed calls see the same inputs and a hash never
- * hits; after timing it checks twice on one set of buffers, fresh inputs
- * and then the same inputs with a few pairs exchanged, where an answer
- * kept from the first call is stale.
+ * three: before every timed call it rearranges every input in device
+ * memory (grader/runner/shuffle.cu) and exchanges one pair of elements in
+ * every input in pinned host memory, so no two timed calls see the same
+ * inputs and a hash never hits; after timing it checks twice on one set of
+ * buffers, fresh inputs and then the same inputs with a few pairs
+ * exchanged, where an answer kept from the first call is stale.
  *
  * Only elements of the same field trade places (x with x in an array of
  * (x, y, z, w) records; lab_buffer.fields), so the inputs stay ones the

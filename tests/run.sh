@@ -111,6 +111,20 @@ sandbox_tests() {
     if [ "$code" != 0 ] && ! grep -q '^FAIL ' "$OUT/sandbox.txt"; then
         fail sandbox/run "the probes stopped with exit code $code: $(tail -n 1 "$OUT/sandbox.txt")"
     fi
+    # The inputs rearranged before every timed round (grader/runner/shuffle.cu),
+    # in the CPU emulation.
+    bin=$OUT/shuffle_test
+    if ! common/emu/emucc -B "$BUILD/emu" -Igrader -Icommon tests/sandbox/shuffle_test.cu \
+        grader/runner/shuffle.cu -o "$bin" >"$OUT/shuffle-build.log" 2>&1; then
+        fail shuffle/build "$(grep -m 1 error "$OUT/shuffle-build.log")"
+        return
+    fi
+    "$bin" >"$OUT/shuffle.txt" 2>&1
+    code=$?
+    grep -E '^(PASS|FAIL|SKIP) ' "$OUT/shuffle.txt" | tee -a "$RESULTS"
+    if [ "$code" != 0 ] && ! grep -q '^FAIL ' "$OUT/shuffle.txt"; then
+        fail shuffle/run "stopped with exit code $code: $(tail -n 1 "$OUT/shuffle.txt")"
+    fi
 }
 
 # ------------------------------------------- every .cu compiles with nvcc

@@ -178,7 +178,7 @@ void buffers_swap(buffer_set *set, uint64_t seed, uint64_t k)
     const lab_spec *spec = LAB_DEVICE.spec;
     for (int b = 0; b < set->n; b++) {
         guarded_buffer *g = &set->buf[b];
-        if (g->role != BUF_INPUT) continue;
+        if (g->role != BUF_INPUT || !g->pinned) continue; /* device inputs: shuffle.cu */
         swap_pair p = swap_pick(seed, b, k, g->count, spec->buffers[b].fields);
         if (p.i == p.j) continue;
         swap_exchange(g->pristine, p, g->elem_size);

@@ -184,8 +184,21 @@ proto_timed_check verify_counts(const verifier *v);
 void verify_close(verifier *v, proto_timed_check *out);
 
 /* Exchange the k-th pair of elements (grader/swaps.h, seed) in every input
- * buffer, on the device and in the saved copy. */
+ * buffer in pinned host memory, and in its saved copy; inputs in device
+ * memory are rearranged whole instead (shuffle_round). */
 void buffers_swap(buffer_set *set, uint64_t seed, uint64_t k);
+
+/* shuffle.cu: before every timed round, every input in device memory
+ * rebuilt from the copy taken when timing began (shuffle_open), each
+ * record in a new place drawn from the seed and the round. The inputs are
+ * left rearranged: whatever uses them next fills them afresh. */
+typedef struct {
+    void *origin[LAB_MAX_BUFFERS];
+} shuffled_inputs;
+void shuffle_open(shuffled_inputs *s, const buffer_set *inputs);
+void shuffle_round(const shuffled_inputs *s, buffer_set *inputs, uint64_t seed, uint64_t round,
+                   cudaStream_t stream);
+void shuffle_close(shuffled_inputs *s);
 
 /* The k-th round's spikes (lab_spec.fast.spike) on the device: elements
  * at[0] and at[1] of every float input, drawn from the seed. The saved

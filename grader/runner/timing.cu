@@ -8,9 +8,12 @@
  * data a previous one left in the cache, and the submission's timed calls
  * look like its checked ones; each is then checked (verify.cu).
  *
- * Before every round one pair of elements of every input buffer trades
- * places (grader/swaps.h): no two timed calls see the same inputs, so code
- * that hands back an answer remembered for "the same" inputs gains nothing.
+ * Before every round every input in device memory is rearranged whole
+ * (shuffle.cu), and one pair of elements of every input in pinned host
+ * memory trades places (grader/swaps.h): no two timed calls see the same
+ * inputs, nor inputs close to the last ones, so code that hands back an
+ * answer remembered for "the same" inputs, or updates it where a few
+ * elements changed, gains nothing.
  * A lab whose answer is one sum also gets two spikes per round at random
  * places (lab_spec.fast.spike): a call that estimates the sum from part of
  * the input misses one of them.
@@ -63,6 +66,7 @@ typedef struct {
     verifier *check; /* MODE_TIMING: items 0 and 1 are baseline and submission */
     double peak_dram; /* bytes/s, 0 when unknown */
     int first_part, n_parts; /* the lab's parts among the items (lab_device.parts) */
+    shuffled_inputs shuffled;
 } timing_env;
 
 /* The reference copy, called like a lab function on copy[]. */
@@ -122,12 +126,14 @@ static void timing_open(timing_env *t, call_env *env, buffer_set *inputs,
     RUNNER_CHECK(cudaMalloc(&t->copy[1], COPY_HALF_BYTES));
     RUNNER_CHECK(cudaMemset(t->copy[1], 1, COPY_HALF_BYTES));
     t->peak_dram = peak_dram();
+    shuffle_open(&t->shuffled, inputs);
 }
 
 static void timing_close(timing_env *t)
 {
     cudaFree(t->copy[0]);
     cudaFree(t->copy[1]);
+    shuffle_close(&t->shuffled);
 }
 
 /* FP32 lanes per SM by compute capability (the CUDA C++ Programming Guide's
@@ -245,6 +251,8 @@ static void time_items(const proto_request *req, timing_env *env,
     while (rounds < max_rounds && !converged && verdict == DECIDED_NOT &&
            runner_now_ms() - s0 < req->max_seconds * 1e3) {
         buffers_unspike(env->inputs, spiked);
+        shuffle_round(&env->shuffled, env->inputs, env->swap_seed, (uint64_t)rounds,
+                      env->env->stream);
         buffers_swap(env->inputs, env->swap_seed, (uint64_t)rounds);
         if (spike != 0)
             buffers_spike(env->inputs, spike, env->swap_seed, (uint64_t)rounds, spiked);
