@@ -13,7 +13,6 @@
  * and each call computes the whole histogram with the reference, behind
  * its comparison and its spin: no faster than the reference itself.
  * Must first fail the fast stage.
- * EMULATION: pass pass: work and right are single calls, which the cache computes in full
  *
  * BUILDS-ON: the reference (tests/fixtures.sh)
  */
