@@ -187,6 +187,32 @@ static void nothing_written_gets_its_own_hint(void)
     sb_free(&s.st.details);
 }
 
+/* Once work passed, one unwritten element of a one-element output is an
+ * edge the code misses, not a kernel never launched: the lab's own hint. */
+static void a_lone_unwritten_element_in_right_gets_the_labs_hint(void)
+{
+    scene s;
+    right_call(&s);
+    s.g.spec = &LAB_04_REDUCTION;
+    s.call.c.dims[0] = 1;
+    uint32_t poison = PROTO_POISON_F32;
+    memcpy(&s.out[0], &poison, 4);
+    s.rec.outputs_bytes = sizeof(float);
+    CHECK(judge(&s, 1) == 0);
+    CHECK(says(&s, "d_out: 1 of 1 elements wrong at n=1"));
+    CHECK(says(&s, "d_out was never written"));
+    CHECK(!says(&s, "nothing was written at all"));
+    sb_free(&s.st.details);
+    right_call(&s);
+    s.g.spec = &LAB_04_REDUCTION;
+    s.call.c.dims[0] = 1;
+    memcpy(&s.out[0], &poison, 4);
+    s.rec.outputs_bytes = sizeof(float);
+    CHECK(judge(&s, 0) == 0); /* in work: the skeleton's own hint */
+    CHECK(says(&s, "nothing was written at all"));
+    sb_free(&s.st.details);
+}
+
 /* With n == 0 nothing is launched, rightly; the output must still be
  * written, and the lab's own hint says so (not "is the kernel launched?"). */
 static void an_empty_input_gets_the_labs_hint(void)
@@ -370,6 +396,7 @@ const unit_test judge_tests[] = {
     TEST(exchanged_inputs_make_a_remembered_answer_fail), TEST(swaps_keep_fields_and_bounds),
     TEST(bits_are_shown_when_the_lab_asks), TEST(a_buffer_can_have_its_own_tolerance),
     TEST(nothing_written_gets_its_own_hint), TEST(an_empty_input_gets_the_labs_hint),
+    TEST(a_lone_unwritten_element_in_right_gets_the_labs_hint),
     TEST(one_unwritten_element_is_named),
     TEST(a_right_call_passes), TEST(one_wrong_element_fails_with_its_index),
     TEST(unwritten_outputs_say_so), TEST(a_refused_launch_names_the_error),
