@@ -48,7 +48,10 @@ void report_header(const grade_ctx *g)
 
 void report_stage(const stage_result *st)
 {
-    printf("%-5s %-7s %s\n", st->name, status_word(st->status), st->summary);
+    const char *word = status_word(st->status), *summary = st->summary;
+    /* "skipped (make it work first)" says its status itself: not twice. */
+    if (!strncmp(summary, word, strlen(word))) printf("%-5s %s\n", st->name, summary);
+    else printf("%-5s %-7s %s\n", st->name, word, summary);
     if (st->details.len) {
         strbuf indented = {0};
         sb_indent(&indented, sb_str(&st->details), "      ");

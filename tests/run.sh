@@ -469,7 +469,7 @@ EOF
     cli_case emu_ladder_needs_gpu 3 "a ladder is timed, so it needs a GPU" -- \
         ./grade LAB=01 LADDER=1 EMU=1
     if [ "$HAVE_GPU" = 0 ]; then
-        cli_case emulates_without_gpu_then_exit_3 3 "fast  skipped skipped: needs a GPU" -- \
+        cli_case emulates_without_gpu_then_exit_3 3 "fast  skipped: needs a GPU" -- \
             ./grade LAB=01 SUBMISSION=labs/01-vector-add/solution/vector_add.cu
         cli_case no_gpu_no_emulation_exit_3 3 "no usable GPU" -- \
             "${GRADE[@]}" --lab 01 --results "$OUT/cli-nogpu.json"
