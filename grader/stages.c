@@ -581,8 +581,15 @@ static void show_smallest_failure(const grade_ctx *g, const calls_run *failed, s
     int found = n ? first_failing(g, failed, list, n, st, &shown) : -1;
     if (found >= 0) {
         st->failing_elements = case_elements(spec, &list[found].c);
+        /* The smaller cases run one after another in one run, so a case
+         * may fail only for what the calls before it left behind: tried
+         * again alone, in a run of its own, it would pass. */
+        stage_result again = {0};
+        int alone_passes = found > 0 && first_failing(g, failed, &list[found], 1, st, &again) < 0;
+        sb_free(&again.details);
         sb_printf(&st->details, "smallest failing case found by halving the sizes: %s\n",
                   shown.summary);
+
         /* Its first wrong elements: the lines before the tolerance and the hint. */
         const char *line = sb_str(&shown.details);
         for (int lines = 0; *line && lines < 3; lines++) {
@@ -592,6 +599,12 @@ static void show_smallest_failure(const grade_ctx *g, const calls_run *failed, s
             sb_printf(&st->details, "    %.*s\n", (int)len, line);
             line += len + (end ? 1 : 0);
         }
+        if (alone_passes)
+            sb_printf(&st->details,
+                      "    it fails only after the smaller calls before it: alone, in a run of "
+                      "its own, it passed. Something carries over from one call to the next "
+                      "(a __device__ or static variable not set afresh in every call), or the "
+                      "failure comes and goes (a race)\n");
     }
     sb_free(&shown.details);
 }
