@@ -245,8 +245,8 @@ sym_verdict sym_check_object(const char *object, const char *scratch,
     /* Read every symbol: a forbidden library is named first (the lab's
      * first-listed one, as CUB pulls in Thrust), then the first other
      * symbol off the allowlist. */
-    int library = n_forbidden;
-    char library_symbol[200] = "", other[400] = "";
+    int library = n_forbidden, thrust = 0;
+    char library_symbol[200] = "", other[400] = "", other_name[161] = "";
     for (char *line = strtok(listing, "\n"); line; line = strtok(NULL, "\n")) {
         char type, *name;
         if (!parse_nm_line(line, &type, &name)) continue;
@@ -255,11 +255,13 @@ sym_verdict sym_check_object(const char *object, const char *scratch,
             library = lib;
             snprintf(library_symbol, sizeof library_symbol, "%.120s", name);
         }
+        thrust |= starts_with(name, "thrust::");
         if (other[0] || library < n_forbidden) continue;
         const char *reason = sym_judge(type, name, emulated, NULL, 0);
         /* In emulation, device functions (__sinf, the occupancy API) come
          * from the emulation's own library, which is trusted. */
         if (reason == SYM_NOT_LISTED && listed(emu_names, name)) reason = NULL;
+        if (reason) snprintf(other_name, sizeof other_name, "%s", name);
         if (reason && !is_undefined(type))
             snprintf(other, sizeof other, "your file defines %.160s: %s", name, reason);
         else if (reason)
@@ -272,6 +274,12 @@ sym_verdict sym_check_object(const char *object, const char *scratch,
         const lab_forbidden *f = &spec->forbidden[library];
         snprintf(why, size, "your file uses %s (%s): this lab forbids it, because %s", f->library,
                  library_symbol, f->why ? f->why : "writing that part yourself is the lesson");
+    } else if (other[0] && thrust) {
+        /* What it calls first (a C++ exception, dlopen) would not say why. */
+        verdict = SYM_REJECTED;
+        snprintf(why, size, "your file uses Thrust, whose host code loads libraries, reads the "
+                            "environment and throws C++ exceptions (it calls %s): graded code may "
+                            "only compute on the GPU, so write the kernel yourself", other_name);
     } else if (other[0]) {
         verdict = SYM_REJECTED;
         snprintf(why, size, "%s", other);
