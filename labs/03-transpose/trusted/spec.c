@@ -177,7 +177,8 @@ const lab_spec LAB_03_TRANSPOSE = {
         .never_written = "part of d_out was never written: the grid must cover every "
                          "tile, rounded up ((cols + 31) / 32 by (rows + 31) / 32), and "
                          "the threads of a partial tile must still write the elements "
-                         "that exist",
+                         "that exist; a grid is at most 65535 blocks down, so a taller "
+                         "matrix needs each block to loop over tile rows",
         .wrong_value = "out[c * rows + r] must be in[r * cols + c]: check that rows and "
                        "cols are not swapped, that the write phase swaps the block's "
                        "tile coordinates, and that a __syncthreads() separates filling "
