@@ -183,6 +183,17 @@ int verify_failed(const verifier *v);
 proto_timed_check verify_counts(const verifier *v);
 void verify_close(verifier *v, proto_timed_check *out);
 
+/* The trusted kernels' keyed hash of one word (a SplitMix64-style
+ * finaliser): verify.cu's masks and fingerprints, shuffle.cu's orders. */
+__device__ inline unsigned long long runner_mix64(unsigned long long x)
+{
+    x ^= x >> 31;
+    x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 29;
+    x *= 0x94d049bb133111ebull;
+    return x ^ (x >> 32);
+}
+
 /* Exchange the k-th pair of elements (grader/swaps.h, seed) in every input
  * buffer in pinned host memory, and in its saved copy; inputs in device
  * memory are rearranged whole instead (shuffle_round). */

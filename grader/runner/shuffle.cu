@@ -41,15 +41,6 @@ typedef struct {
     size_t tail_turn;     /* the partial block's rotation */
 } arrangement;
 
-__device__ static unsigned long long shuffle_mix(unsigned long long x)
-{
-    x ^= x >> 30;
-    x *= 0xbf58476d1ce4e5b9ull;
-    x ^= x >> 27;
-    x *= 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
-
 /* Thread t makes record t of the field: in a full block, the record whose
  * keyed hash ranks where this lane sits among its block's 32. Every lane
  * of a warp is in the same block or in the tail. */
@@ -60,7 +51,7 @@ __global__ void rearrange(T *to, const T *from, arrangement m)
     size_t block = r / BLOCK_RECORDS;
     int lane = (int)(r % BLOCK_RECORDS);
     if (block < m.full_blocks) {
-        unsigned long long h = shuffle_mix(m.key ^ (block * 0x9e3779b97f4a7c15ull) ^ (unsigned)lane);
+        unsigned long long h = runner_mix64(m.key ^ (block * 0x9e3779b97f4a7c15ull) ^ (unsigned)lane);
         int rank = 0;
         for (int other = 0; other < BLOCK_RECORDS; other++) {
             unsigned long long g = __shfl_sync(0xffffffffu, h, other);

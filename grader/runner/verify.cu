@@ -54,21 +54,12 @@ struct verifier {
     proto_timed_check check;
 };
 
-__device__ static unsigned long long mix64(unsigned long long x)
-{
-    x ^= x >> 31;
-    x *= 0xbf58476d1ce4e5b9ull;
-    x ^= x >> 29;
-    x *= 0x94d049bb133111ebull;
-    return x ^ (x >> 32);
-}
-
 /* Masking and unmasking are one XOR of every word of a buffer. */
 __global__ void mask_words(unsigned *words, size_t n, unsigned long long key)
 {
     size_t stride = (size_t)gridDim.x * blockDim.x;
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
-        words[i] ^= (unsigned)mix64(key + i);
+        words[i] ^= (unsigned)runner_mix64(key + i);
 }
 
 template <typename T> __device__ static T warp_sum(T v)
@@ -91,7 +82,7 @@ __global__ void fingerprint(const unsigned *words, size_t n, unsigned long long 
     unsigned long long h = 0;
     size_t stride = (size_t)gridDim.x * blockDim.x;
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
-        h += mix64((salt + i) * 0x9e3779b97f4a7c15ull ^ words[i]);
+        h += runner_mix64((salt + i) * 0x9e3779b97f4a7c15ull ^ words[i]);
     h = warp_sum(h);
     if ((threadIdx.x & 31) == 0) atomicAdd(&acc[V_HASH], h);
 }

@@ -187,27 +187,29 @@ static void nothing_written_gets_its_own_hint(void)
     sb_free(&s.st.details);
 }
 
+/* Lab 04's call at n with d_out left holding the poison. */
+static void lab04_sum_unwritten(scene *s, int64_t n)
+{
+    right_call(s);
+    s->g.spec = &LAB_04_REDUCTION;
+    s->call.c.dims[0] = n;
+    uint32_t poison = PROTO_POISON_F32;
+    memcpy(&s->out[0], &poison, 4);
+    s->rec.outputs_bytes = sizeof(float);
+}
+
 /* Once work passed, one unwritten element of a one-element output is an
  * edge the code misses, not a kernel never launched: the lab's own hint. */
 static void a_lone_unwritten_element_in_right_gets_the_labs_hint(void)
 {
     scene s;
-    right_call(&s);
-    s.g.spec = &LAB_04_REDUCTION;
-    s.call.c.dims[0] = 1;
-    uint32_t poison = PROTO_POISON_F32;
-    memcpy(&s.out[0], &poison, 4);
-    s.rec.outputs_bytes = sizeof(float);
+    lab04_sum_unwritten(&s, 1);
     CHECK(judge(&s, 1) == 0);
     CHECK(says(&s, "d_out: 1 of 1 elements wrong at n=1"));
     CHECK(says(&s, "d_out was never written"));
     CHECK(!says(&s, "nothing was written at all"));
     sb_free(&s.st.details);
-    right_call(&s);
-    s.g.spec = &LAB_04_REDUCTION;
-    s.call.c.dims[0] = 1;
-    memcpy(&s.out[0], &poison, 4);
-    s.rec.outputs_bytes = sizeof(float);
+    lab04_sum_unwritten(&s, 1);
     CHECK(judge(&s, 0) == 0); /* in work: the skeleton's own hint */
     CHECK(says(&s, "nothing was written at all"));
     sb_free(&s.st.details);
@@ -218,12 +220,7 @@ static void a_lone_unwritten_element_in_right_gets_the_labs_hint(void)
 static void an_empty_input_gets_the_labs_hint(void)
 {
     scene s;
-    right_call(&s);
-    s.g.spec = &LAB_04_REDUCTION;
-    s.call.c.dims[0] = 0;
-    uint32_t poison = PROTO_POISON_F32;
-    memcpy(&s.out[0], &poison, 4);
-    s.rec.outputs_bytes = sizeof(float);
+    lab04_sum_unwritten(&s, 0);
     CHECK(judge(&s, 0) == 0);
     CHECK(says(&s, "d_out: 1 of 1 elements wrong at n=0"));
     CHECK(says(&s, "n == 0 must store 0"));
