@@ -589,7 +589,6 @@ static void show_smallest_failure(const grade_ctx *g, const calls_run *failed, s
         sb_free(&again.details);
         sb_printf(&st->details, "smallest failing case found by halving the sizes: %s\n",
                   shown.summary);
-
         /* Its first wrong elements: the lines before the tolerance and the hint. */
         const char *line = sb_str(&shown.details);
         for (int lines = 0; *line && lines < 3; lines++) {
