@@ -48,7 +48,7 @@ template <typename T>
 __global__ void rearrange(T *to, const T *from, arrangement m)
 {
     size_t r = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    size_t block = r / BLOCK_RECORDS;
+    size_t block = r / BLOCK_RECORDS, source;
     int lane = (int)(r % BLOCK_RECORDS);
     if (block < m.full_blocks) {
         unsigned long long h = runner_mix64(m.key ^ (block * 0x9e3779b97f4a7c15ull) ^ (unsigned)lane);
@@ -57,13 +57,14 @@ __global__ void rearrange(T *to, const T *from, arrangement m)
             unsigned long long g = __shfl_sync(0xffffffffu, h, other);
             rank += g < h || (g == h && other < lane);
         }
-        size_t source = ((m.a * block + m.c) % m.full_blocks) * BLOCK_RECORDS + (size_t)rank;
-        to[r * m.fields + m.field] = from[source * m.fields + m.field];
+        source = ((m.a * block + m.c) % m.full_blocks) * BLOCK_RECORDS + (size_t)rank;
     } else if (r < m.records) {
-        size_t first = m.full_blocks * BLOCK_RECORDS, tail = m.records - first;
-        size_t source = first + (r - first + m.tail_turn) % tail;
-        to[r * m.fields + m.field] = from[source * m.fields + m.field];
+        size_t first = m.full_blocks * BLOCK_RECORDS;
+        source = first + (r - first + m.tail_turn) % (m.records - first);
+    } else {
+        return;
     }
+    to[r * m.fields + m.field] = from[source * m.fields + m.field];
 }
 
 static size_t gcd(size_t x, size_t y)
@@ -76,12 +77,12 @@ static size_t gcd(size_t x, size_t y)
     return x;
 }
 
-static arrangement arrange(const guarded_buffer *g, int fields, size_t field, rng_t *r)
+static arrangement arrange(const guarded_buffer *g, size_t fields, size_t field, rng_t *r)
 {
     arrangement m;
     memset(&m, 0, sizeof m);
-    m.fields = fields > 1 ? (size_t)fields : 1;
-    m.records = g->count / m.fields;
+    m.fields = fields;
+    m.records = g->count / fields;
     m.field = field;
     m.full_blocks = m.records / BLOCK_RECORDS;
     m.key = rng_next(r);
@@ -99,6 +100,7 @@ template <typename T>
 static void launch(void *to, const void *from, const arrangement &m, cudaStream_t stream)
 {
     size_t blocks = (m.records + 255) / 256;
+    if (blocks == 0) return; /* fewer elements than fields: nothing to move */
     rearrange<T><<<(unsigned)blocks, 256, 0, stream>>>((T *)to, (const T *)from, m);
 }
 
@@ -127,8 +129,8 @@ void shuffle_round(const shuffled_inputs *s, buffer_set *inputs, uint64_t seed, 
         guarded_buffer *g = &inputs->buf[b];
         if (!s->origin[b]) continue;
         rng_t r = rng_seeded(rng_derive(rng_derive(seed, 0x5f1e1dull + (uint64_t)b), round));
-        int fields = spec->buffers[b].fields;
-        for (size_t f = 0; f < (fields > 1 ? (size_t)fields : 1); f++) {
+        size_t fields = spec->buffers[b].fields > 1 ? (size_t)spec->buffers[b].fields : 1;
+        for (size_t f = 0; f < fields; f++) {
             arrangement m = arrange(g, fields, f, &r);
             void *to = g->device + g->offset;
             switch (g->elem_size) {
