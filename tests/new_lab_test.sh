@@ -193,7 +193,8 @@ fi
 # thresholds against the spec, the README's opening line) and the emulated
 # end-to-end cases (the reference passes work and right, the skeleton fails
 # work, each file of its tests/wrong/ and tests/correct/ as its __stage says).
-TEST_PARTS="facts emu" TEST_LABS=$nn bash tests/run.sh >"$logs/suite.log" 2>&1
+# Every case of the new lab, whatever TEST_CASES the outer make test picks.
+TEST_CASES= TEST_PARTS="facts emu" TEST_LABS=$nn bash tests/run.sh >"$logs/suite.log" 2>&1
 cases=$(grep -E "^(PASS|FAIL|SKIP) [a-z-]+/(labs/)?$lab[/.]" build/test/results.txt 2>/dev/null)
 sed 's/^\(PASS\|FAIL\|SKIP\) /\1 new-lab\//' <<<"$cases"
 failures=$((failures + $(grep -c '^FAIL ' <<<"$cases")))
