@@ -122,6 +122,15 @@ typedef struct {
      * change after that moment were written by work the call left on
      * another stream, and fail the call (grader/runner/call.cu). */
     int pinned_host;
+    /* Inputs in device memory only, optional: the fast stage draws this
+     * many low bits of every element afresh before every timed round
+     * (grader/runner/shuffle.cu), for inputs where a value that close to
+     * one the generator made is as good an input: the mantissa's low bits
+     * of a float that is finite and normal (its sign, exponent and class
+     * stay), an integer's low bits. An output that depends on one element
+     * of such an input alone could otherwise be looked up, by value, in a
+     * table of the answers to earlier rounds. 0: values are kept. */
+    int redrawn_bits;
 } lab_buffer;
 
 /* What the CPU reference produces for one output buffer: the exact value of

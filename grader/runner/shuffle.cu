@@ -20,6 +20,14 @@
  * lab_buffer.fields), so the inputs stay ones the lab's generator could
  * have made; the last, partial block turns by a keyed amount.
  *
+ * Rearranging keeps every value, so an output that depends on one input
+ * element alone (lab 02's wave of t, lab 08's f(x)) could still be looked
+ * up in a table of answers kept by value. So inputs the spec marks
+ * (lab_buffer.redrawn_bits) also get their low bits drawn afresh in every
+ * round, from the copy's values: a float's low mantissa bits when it is
+ * finite and normal, an integer's low bits. Each round's values are then
+ * new ones, within a relative 2^-10 or so of values the generator made.
+ *
  * Inputs in pinned host memory (lab 12) are left to the pair swaps of
  * buffers_swap: rebuilding them would cross the PCIe bus every round, and
  * a call that must move every byte over that bus anyway gains nothing by
@@ -39,7 +47,20 @@ typedef struct {
     size_t a, c;          /* the block map: b -> (a b + c) mod full_blocks */
     unsigned long long key;
     size_t tail_turn;     /* the partial block's rotation */
+    unsigned long long redraw_mask; /* the low bits drawn afresh; 0: none */
+    unsigned long long exponent;    /* a float's exponent bits; 0 for integers */
+    unsigned long long redraw_key;
 } arrangement;
+
+/* An element with its low bits drawn afresh, if it is an integer or a
+ * finite, normal float (zero, subnormals, Inf and NaN stay what they are). */
+template <typename T>
+__device__ static T with_bits_redrawn(T v, const arrangement &m, size_t r)
+{
+    unsigned long long bits = (unsigned long long)v, e = bits & m.exponent;
+    if (m.exponent != 0 && (e == 0 || e == m.exponent)) return v;
+    return (T)(bits ^ (runner_mix64(m.redraw_key ^ r) & m.redraw_mask));
+}
 
 /* Thread t makes record t of the field: in a full block, the record whose
  * keyed hash ranks where this lane sits among its block's 32. Every lane
@@ -64,7 +85,8 @@ __global__ void rearrange(T *to, const T *from, arrangement m)
     } else {
         return;
     }
-    to[r * m.fields + m.field] = from[source * m.fields + m.field];
+    T v = from[source * m.fields + m.field];
+    to[r * m.fields + m.field] = m.redraw_mask ? with_bits_redrawn(v, m, r) : v;
 }
 
 static size_t gcd(size_t x, size_t y)
@@ -77,7 +99,25 @@ static size_t gcd(size_t x, size_t y)
     return x;
 }
 
-static arrangement arrange(const guarded_buffer *g, size_t fields, size_t field, rng_t *r)
+/* The bits lab_buffer.redrawn_bits names for an element type, checked:
+ * a float keeps its top mantissa bit, an integer its sign or top bit. */
+static void redraw_masks(const lab_buffer *spec, arrangement *m)
+{
+    int most;
+    switch (spec->elem) {
+    case ELEM_F32: most = 22; m->exponent = 0x7f800000ull; break;
+    case ELEM_F64: most = 51; m->exponent = 0x7ff0000000000000ull; break;
+    case ELEM_F16: most = 9; m->exponent = 0x7c00ull; break;
+    default: most = 31; m->exponent = 0; break;
+    }
+    if (spec->redrawn_bits < 0 || spec->redrawn_bits > most)
+        rsp_fatal("the spec asks for %d redrawn bits of %s; at most %d", spec->redrawn_bits,
+                  spec->name, most);
+    m->redraw_mask = (1ull << spec->redrawn_bits) - 1;
+}
+
+static arrangement arrange(const guarded_buffer *g, const lab_buffer *spec, size_t fields,
+                           size_t field, rng_t *r)
 {
     arrangement m;
     memset(&m, 0, sizeof m);
@@ -93,6 +133,10 @@ static arrangement arrange(const guarded_buffer *g, size_t fields, size_t field,
     }
     size_t tail = m.records - m.full_blocks * BLOCK_RECORDS;
     m.tail_turn = tail > 1 ? (size_t)(rng_next(r) % tail) : 0;
+    if (spec->redrawn_bits != 0) {
+        redraw_masks(spec, &m);
+        m.redraw_key = rng_next(r);
+    }
     return m;
 }
 
@@ -114,6 +158,10 @@ void shuffle_open(shuffled_inputs *s, const buffer_set *inputs)
     memset(s, 0, sizeof *s);
     for (int b = 0; b < inputs->n; b++) {
         const guarded_buffer *g = &inputs->buf[b];
+        const lab_buffer *spec = &LAB_DEVICE.spec->buffers[b];
+        if (spec->redrawn_bits != 0 && (g->role != BUF_INPUT || g->pinned))
+            rsp_fatal("the spec redraws bits of %s, which is not an input in device memory",
+                      spec->name);
         if (!shuffled(g)) continue;
         RUNNER_CHECK(cudaMalloc(&s->origin[b], g->bytes));
         RUNNER_CHECK(cudaMemcpy(s->origin[b], g->device + g->offset, g->bytes,
@@ -131,7 +179,7 @@ void shuffle_round(const shuffled_inputs *s, buffer_set *inputs, uint64_t seed, 
         rng_t r = rng_seeded(rng_derive(rng_derive(seed, 0x5f1e1dull + (uint64_t)b), round));
         size_t fields = spec->buffers[b].fields > 1 ? (size_t)spec->buffers[b].fields : 1;
         for (size_t f = 0; f < fields; f++) {
-            arrangement m = arrange(g, fields, f, &r);
+            arrangement m = arrange(g, &spec->buffers[b], fields, f, &r);
             void *to = g->device + g->offset;
             switch (g->elem_size) {
             case 1: launch<unsigned char>(to, s->origin[b], m, stream); break;

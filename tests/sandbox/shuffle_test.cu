@@ -135,8 +135,102 @@ static void one_buffer(const char *name, size_t records, int fields)
     report(what, !mixed[0], "%s", mixed);
 }
 
+/* A buffer of 32-bit elements whose bits are given, on the device. */
+static guarded_buffer holding(const std::vector<unsigned> &start)
+{
+    guarded_buffer g = numbered(start.size());
+    cudaMemcpy(g.device, start.data(), g.bytes, cudaMemcpyHostToDevice);
+    return g;
+}
+
+/* An input of `elem` with `bits` low bits redrawn (lab_buffer.redrawn_bits),
+ * through three rounds: above the redrawn bits every element must be one
+ * of the start's, in its field's multiset; nearly every element that may
+ * change must get new low bits, and new ones each round; a float's zeros,
+ * subnormals, infinities and NaNs must come back bit for bit. */
+static void redrawn(const char *name, lab_elem elem, int bits)
+{
+    const size_t count = 4096;
+    const unsigned keep = ~((1u << bits) - 1);
+    const bool is_float = elem == ELEM_F32;
+    std::vector<unsigned> start(count);
+    for (size_t i = 0; i < count; i++) {
+        unsigned h = (unsigned)(i * 2654435761u) ^ (unsigned)(i >> 3);
+        static const unsigned special[] = {0x00000000u, 0x80000000u, 0x00000001u, 0x807fffffu,
+                                           0x7f800000u, 0xff800000u, 0x7fc00000u, 0x7fc00001u};
+        if (is_float)
+            start[i] = i % 16 == 0 ? special[(i / 16) % 8] : (h & 0x807fffffu) | ((1 + h % 250) << 23);
+        else
+            start[i] = h;
+    }
+    spec.n_buffers = 1;
+    spec.buffers[0].role = BUF_INPUT;
+    spec.buffers[0].elem = elem;
+    spec.buffers[0].fields = 0;
+    spec.buffers[0].redrawn_bits = bits;
+    buffer_set set;
+    memset(&set, 0, sizeof set);
+    set.n = 1;
+    set.buf[0] = holding(start);
+    shuffled_inputs s;
+    shuffle_open(&s, &set);
+    std::vector<unsigned> high(count), specials;
+    size_t may_change = 0;
+    for (size_t i = 0; i < count; i++) {
+        unsigned e = start[i] & 0x7f800000u;
+        bool fixed = is_float && (e == 0 || e == 0x7f800000u);
+        high[i] = fixed ? start[i] : start[i] & keep;
+        if (fixed) specials.push_back(start[i]);
+        may_change += !fixed;
+    }
+    std::sort(high.begin(), high.end());
+    std::sort(specials.begin(), specials.end());
+    std::vector<unsigned> first;
+    char kept[160] = "", fresh[160] = "";
+    for (int round = 0; round < 3; round++) {
+        shuffle_round(&s, &set, 0x5eedull, (uint64_t)round, 0);
+        std::vector<unsigned> now = contents(set.buf[0]), now_high(count), now_specials;
+        for (size_t i = 0; i < count; i++) {
+            unsigned e = now[i] & 0x7f800000u;
+            bool fixed = is_float && (e == 0 || e == 0x7f800000u);
+            now_high[i] = fixed ? now[i] : now[i] & keep;
+            if (fixed) now_specials.push_back(now[i]);
+        }
+        std::sort(now_high.begin(), now_high.end());
+        std::sort(now_specials.begin(), now_specials.end());
+        if ((now_high != high || now_specials != specials) && !kept[0])
+            snprintf(kept, sizeof kept, "round %d: the bits above the low %d are not the start's "
+                     "(or a special value changed)", round, bits);
+        std::vector<unsigned> values = now, seen = start, before = first;
+        std::sort(values.begin(), values.end());
+        std::sort(seen.begin(), seen.end());
+        std::sort(before.begin(), before.end());
+        size_t old_values = 0, last_values = 0;
+        for (unsigned v : values) {
+            old_values += std::binary_search(seen.begin(), seen.end(), v);
+            last_values += !before.empty() && std::binary_search(before.begin(), before.end(), v);
+        }
+        size_t allowed = (count - may_change) + may_change / 16;
+        if ((old_values > allowed || last_values > allowed) && !fresh[0])
+            snprintf(fresh, sizeof fresh, "round %d: %zu of %zu values were in the start, %zu in "
+                     "the round before", round, old_values, count, last_values);
+        if (round == 0) first = now;
+    }
+    shuffle_close(&s);
+    cudaFree(set.buf[0].device);
+    spec.buffers[0].redrawn_bits = 0;
+    char what[160];
+    snprintf(what, sizeof what, "%s_keeps_every_value_above_the_redrawn_bits", name);
+    report(what, !kept[0], "%s", kept);
+    snprintf(what, sizeof what, "%s_draws_new_values_every_round", name);
+    report(what, !fresh[0], "%s", fresh);
+}
+
 int main(void)
 {
+    redrawn("float_12_bits", ELEM_F32, 12);
+    redrawn("int_12_bits", ELEM_I32, 12);
+
     one_buffer("1000_plain", 1000, 0); /* 31 blocks and a tail of 8 */
     one_buffer("4096_plain", 4096, 1);
     one_buffer("777_records_of_4", 777, 4);
