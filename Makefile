@@ -10,6 +10,9 @@
 #   make slides        one PDF deck per lab in build/slides/ (pandoc + LaTeX beamer)
 #   make charts        redraw each lab's slides/ladder.png from its measured ladder, slides/ladder.json (gnuplot)
 #   make plot LAB=NN   your last graded kernel beside the lab's ladder, build/last/<lab>.png (gnuplot)
+#   make profile LAB=NN [SUBMISSION=file.cu] [SIZES="..."]  the GPU's counters for your kernels beside the
+#                      baseline's and the reference's, each with what it says (Nsight Compute; PROFILE=1 on
+#                      make grade does it after grading; RECORD=1 stores the solution's as the reference's)
 #   make clean
 #   make help          this list
 #   make student-release DEST=dir   the tree students get: no solutions, ladders or test corpora
@@ -57,7 +60,7 @@ GRADE_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(GRADE_SRCS)) $(patsubst %.c,$(OBJ)/%.o
 # What the runner is linked from, besides the submission.
 RUNNER_SRCS := $(wildcard grader/runner/*.cu)
 
-.PHONY: all grade ladder predict counts status grade-command grader-command test bench-grader solutions clean check-lab help FORCE
+.PHONY: all grade ladder predict counts profile status grade-command grader-command test bench-grader solutions clean check-lab help FORCE
 
 # The comment blocks that start with "#   make": the commands and their variables.
 help:
@@ -201,6 +204,16 @@ LAB_DEPS = $(BUILD)/grade $(BUILD)/probe $(TRUSTED)/$(LAB_ID)/.built $(EMU_TRUST
 
 grade: check-lab $(LAB_DEPS)
 	@$(GRADE_CMD) || { rc=$$?; [ $$rc -eq 1 ] || [ $$rc -eq 3 ] || exit $$rc; }
+	$(if $(filter 1 yes,$(PROFILE)),@$(MAKE) --no-print-directory profile LAB=$(LAB_ID) SUBMISSION='$(SUBMISSION)')
+
+# The GPU's counters for one call of your file and of the baseline, at the
+# fast stage's size (or SIZES, the spec's dimensions in order), under
+# Nsight Compute, beside the reference's (labs/NN-name/slides/counters.txt).
+# Your file runs without the grader's sandbox: for your own code only.
+profile: check-lab $(BUILD)/grade $(TRUSTED)/$(LAB_ID)/.built
+	@BUILD=$(BUILD) NVCC=$(NVCC) SM=$(SM) TRUSTED=$(TRUSTED) RECORD=$(filter 1 yes,$(RECORD)) \
+	  bash grader/predict/profile.sh $(LAB_ID) \
+	  '$(or $(SUBMISSION),labs/$(LAB_ID)/$(if $(filter 1 yes,$(RECORD)),solution/)$(notdir $(firstword $(wildcard labs/$(LAB_ID)/*.cu))))' $(SIZES)
 
 # Every lab's last result (make grade keeps it in $(BUILD)/last/), with the
 # next step; FORMAT=md writes $(BUILD)/status.md with the ladder charts.

@@ -306,6 +306,17 @@ static int timed_on_a_quiet_gpu(const grade_ctx *g, fast_runner *r, response *rs
     return 0;
 }
 
+/* Where a slow kernel's reasons are: the lab's counters (make profile,
+ * grader/predict/profile.sh), run by the student on their own file. */
+static void suggest_profile(const lab_spec *spec, stage_result *st)
+{
+    if (!spec->counters[0].label) return;
+    sb_printf(&st->details,
+              "why: `make profile LAB=%.2s` shows the GPU's counters for your kernels beside the "
+              "baseline's and the reference's (%s, ...), each with what it says\n",
+              spec->id, spec->counters[0].label);
+}
+
 /* The kernels' registers and spills, and the lab's limits on them. A
  * limit fails the stage even when the time is good: the lesson is the
  * registers. */
@@ -603,9 +614,11 @@ static void second_size(const grade_ctx *g, stage_result *st)
         st->unreliable = at.unreliable;
         st->malformed = at.malformed;
         snprintf(st->summary, sizeof st->summary, "at %s: %s", what, at.summary);
-        if (at.status == ST_FAIL)
+        if (at.status == ST_FAIL) {
             sb_printf(&st->details, "hint: %s\n",
                       hint_or(spec->hints.too_slow, "profile it at that size too"));
+            suggest_profile(spec, st);
+        }
     }
     sb_free(&at.details);
 }
@@ -705,10 +718,12 @@ void stage_fast(const grade_ctx *g, fast_runner *r, stage_result *st)
     snprintf(st->summary, sizeof st->summary, "%s%s, %.2fx over %s (needs >= %.3gx)", figs, needs,
              f->speedup, spec->fast.baseline ? spec->fast.baseline : "the baseline",
              spec->fast.min_speedup);
-    if (!fast_enough)
+    if (!fast_enough) {
         sb_printf(&st->details, "hint: %s\n",
                   hint_or(spec->hints.too_slow, "profile it (see the lab README) "
                                                 "and compare with the solution ladder"));
+        suggest_profile(spec, st);
+    }
     if (fast_stop_contradicts(spec, f, fast_enough, spec->fast.min_speedup,
                               gated_roof ? spec->fast.min_roofline : 0)) {
         /* the runner's record was not its own */

@@ -301,6 +301,15 @@ int main(int argc, char **argv)
         };
         for (size_t i = 0; i < sizeof hints / sizeof hints[0]; i++)
             if (hints[i].text) printf("hint_%s=%s\n", hints[i].kind, hints[i].text);
+        /* The hardware counters make profile shows, one tab-separated
+         * line each: kind, metric, divisor, label, lesson. */
+        static const char *const kinds[] = {"ratio", "average", "millions"};
+        for (int i = 0; i < LAB_MAX_COUNTERS && g.spec->counters[i].label; i++) {
+            const lab_counter *k = &g.spec->counters[i];
+            printf("counter=%s\t%s\t%s\t%s\t%s\n", kinds[k->kind], k->metric,
+                   k->per ? k->per : "-", k->label, k->lesson);
+        }
+        if (g.spec->counters_none) printf("counters_none=%s\n", g.spec->counters_none);
         /* How the fast stage names its second timed size ("at radius 7"). */
         if (lab_case_given(&g.spec->fast.second.timed))
             printf("second_size=at %s\n", g.spec->fast.second.what);

@@ -173,6 +173,28 @@ typedef struct {
     const char *why;
 } lab_forbidden;
 
+/* A hardware counter tied to the lesson, for `make profile` (grader/predict/
+ * profile.sh): Nsight Compute measures it for one call of the student's
+ * entry point and of the baseline at the timed size, and the table sets it
+ * beside the reference's figure (labs/NN-name/slides/counters.txt). Only
+ * ever information: no verdict reads it. */
+typedef enum {
+    COUNTER_RATIO,    /* sum of metric over the call's kernels / sum of per */
+    COUNTER_AVERAGE,  /* metric per kernel, weighted by per (its requests,
+                         say), or by each kernel's time when per is NULL */
+    COUNTER_MILLIONS, /* sum of metric over the call's kernels, in millions */
+} lab_counter_kind;
+
+typedef struct {
+    const char *label;  /* "stores: % of each sector's bytes used" */
+    lab_counter_kind kind;
+    const char *metric; /* as Nsight Compute names it */
+    const char *per;    /* COUNTER_RATIO: the metric it is divided by;
+                           COUNTER_AVERAGE: the weight, optional */
+    const char *lesson; /* one sentence: what the figure says, tied to the lesson */
+} lab_counter;
+enum { LAB_MAX_COUNTERS = 4 };
+
 typedef struct lab_spec {
     const char *id;           /* "01-vector-add": the folder under labs/ */
     const char *title;        /* "vector add" */
@@ -225,6 +247,10 @@ typedef struct lab_spec {
     struct {
         lab_case timed;      /* the size that is timed */
         lab_case recheck;    /* fresh inputs after timing; dims 0 = timed */
+        /* Optional: the size `make profile` measures at; dims 0 = timed
+         * (a baseline of thousands of launches takes minutes under
+         * Nsight Compute at the timed size). */
+        lab_case profiled;
         const char *baseline;    /* name of the naive baseline, for reports */
         /* Optional: name of the vendor library's call (lab_device.vendor),
          * for reports; "the vendor library" when NULL. */
@@ -306,6 +332,10 @@ typedef struct lab_spec {
     struct { double work, right, sanitize, fast; } time_limit_s;
 
     lab_hints hints;
+    /* What `make profile` measures; none: the lab's lesson is not in the
+     * counters of its kernels (counters_none says why). */
+    lab_counter counters[LAB_MAX_COUNTERS];
+    const char *counters_none;
 } lab_spec;
 
 /* The CUDA half of a lab, defined in labs/NN-name/trusted/lab.cu. Each call gets the

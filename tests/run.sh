@@ -1361,6 +1361,78 @@ counters_tests() {
         fail "counters/$lab/emulated_counts_show_the_lesson" "$(tr '\n' ';' <"$dir/$lab-emu.txt")"
     fi
 }
+# make profile's table (grader/predict/counters.awk) from a saved Nsight
+# Compute CSV: two calls cut by profile_boundary kernels, one counter of
+# each kind, the reference's figure and RECORD's file.
+profile_table_tests() {
+    local dir=$OUT/profile-table
+    mkdir -p "$dir"
+    printf 'ratio\tm_sectors.sum\tm_requests.sum\tsectors per request\tfewer is better\n' >"$dir/counters.txt"
+    printf 'average\tm_dram.pct\t-\tDRAM, %% of peak\tbusy is good\n' >>"$dir/counters.txt"
+    printf 'millions\tm_inst.sum\t-\twarp instructions, millions\tfewer\n' >>"$dir/counters.txt"
+    printf 'baseline\nyours\n' >"$dir/names.txt"
+    printf '# the solution on a GPU\nsectors per request\t4.00\n' >"$dir/reference.txt"
+    {
+        echo '"ID","Kernel Name","Metric Name","Metric Unit","Metric Value"'
+        row() { printf '"%s","%s","%s","","%s"\n' "$@"; }
+        row 0 'profile_boundary(int)' m_sectors.sum 0
+        # the baseline: two kernels, 10 ns at 20% and 30 ns at 60%
+        for m in "m_sectors.sum 3,200" "m_requests.sum 100" "m_dram.pct 20" "m_inst.sum 1,000,000" "gpu__time_duration.sum 10"; do
+            row 1 'naive(const float *, float *, int)' $m
+        done
+        for m in "m_sectors.sum 800" "m_requests.sum 100" "m_dram.pct 60" "m_inst.sum 500,000" "gpu__time_duration.sum 30"; do
+            row 2 'naive_tail(const float *, float *, int)' $m
+        done
+        row 3 'profile_boundary(int)' m_sectors.sum 0
+        for m in "m_sectors.sum 400" "m_requests.sum 100" "m_dram.pct 90" "m_inst.sum 250,000" "gpu__time_duration.sum 5"; do
+            row 4 'mine(const float *, float *, int)' $m
+        done
+    } >"$dir/ncu.csv"
+    awk -v counters="$dir/counters.txt" -v names="$dir/names.txt" -v reference="$dir/reference.txt" \
+        -v record="$dir/record.txt" -f grader/predict/counters.awk "$dir/ncu.csv" >"$dir/table.txt" 2>&1
+    # yours 400/100; the baseline (3200 + 800) / 200; time-weighted
+    # (20*10 + 60*30) / 40 = 50; 1.5 million instructions
+    if grep -qE '^  sectors per request +4\.00 +20\.0 +4\.00$' "$dir/table.txt" &&
+        grep -qE '^  DRAM, % of peak +90\.0 +50\.0 +-$' "$dir/table.txt" &&
+        grep -qE '^  warp instructions, millions +0\.25 +1\.50 +-$' "$dir/table.txt" &&
+        grep -qx '      fewer is better' "$dir/table.txt" &&
+        grep -qx '  reference: the solution on a GPU' "$dir/table.txt" &&
+        [ "$(tr '\t' '|' <"$dir/record.txt" | tr '\n' ';')" = "sectors per request|4.00;DRAM, % of peak|90.0;warp instructions, millions|0.25;" ]; then
+        pass profile/the_table_sums_each_call_and_sets_the_reference_beside
+    else
+        fail profile/the_table_sums_each_call_and_sets_the_reference_beside "$(tr '\n' ';' <"$dir/table.txt" | head -c 600)"
+    fi
+    # Every lab names its counters (or says why it has none); a lab whose
+    # reference figures are recorded records exactly those.
+    local spec lab labels bad=
+    for spec in labs/*/trusted/spec.c; do
+        lab=$(basename "$(dirname "$(dirname "$spec")")")
+        selected "$lab" || continue
+        info=$("$BUILD/grade" --lab "$lab" --lab-info)
+        labels=$(sed -n 's/^counter=//p' <<<"$info" | awk -F '\t' 'NF == 5 && $5 != "" { print $4 }')
+        if [ -z "$labels" ] && ! grep -q '^counters_none=.' <<<"$info"; then
+            bad+=" $lab names no counters and says not why;"
+        elif [ -f "labs/$lab/slides/counters.txt" ] &&
+            [ "$(grep -v '^#' "labs/$lab/slides/counters.txt" | cut -f1)" != "$labels" ]; then
+            bad+=" labs/$lab/slides/counters.txt does not hold the spec's counters (make profile LAB=${lab%%-*} RECORD=1);"
+        fi
+    done
+    if [ -z "$bad" ]; then pass profile/every_lab_names_its_counters
+    else fail profile/every_lab_names_its_counters "$bad"; fi
+    # Without Nsight Compute: one line, exit 0, nothing built.
+    if PATH=/usr/bin:/bin command -v ncu >/dev/null; then
+        skip profile/without_ncu_says_so "ncu is in /usr/bin"
+    else
+        local out
+        out=$(PATH=/usr/bin:/bin BUILD=$BUILD bash grader/predict/profile.sh 01-vector-add labs/01-vector-add/vector_add.cu 2>&1)
+        if [ $? = 0 ] && [[ $out == *"Nsight Compute (ncu) is not on the PATH"* ]] && [ "$(wc -l <<<"$out")" = 1 ]; then
+            pass profile/without_ncu_says_so
+        else
+            fail profile/without_ncu_says_so "$(head -c 300 <<<"$out")"
+        fi
+    fi
+}
+
 # The hardware's side, alone on the GPU (after the CLI tests): the rungs
 # under Nsight Compute, one case per rung, every kind of access within 5%
 # of the emulation's requests and units.
@@ -1404,6 +1476,35 @@ counters_gpu_tests() {
                        else printf "FAIL counters/%s/%s:%s\n", lab, r, bad } }' \
             lab="$lab" "$dir/$lab-emu.txt" "$dir/$lab-ncu.txt" | sort | tee -a "$RESULTS"
     done
+    profile_gpu_case 03-transpose "global stores: % of each sector's bytes used"
+    profile_gpu_case 08-divergence "threads active per warp instruction (32 = no divergence)"
+}
+
+# make profile on the GPU (grader/predict/profile.sh): a reference beside
+# its lab's baseline, the counter of the lesson in the lesson's direction:
+# the reference's figure at least 1.5 times the baseline's.
+profile_gpu_case() { # lab label
+    local lab=$1 label=$2 dir=$OUT/profile-gpu why=
+    mkdir -p "$dir"
+    selected "$lab" || return 0
+    [ "$HAVE_GPU" = 1 ] || why="needs a GPU ($GPU_REASON)"
+    [ -n "$why" ] || command -v ncu >/dev/null || why="needs Nsight Compute (ncu is not on the PATH)"
+    if [ -n "$why" ]; then
+        skip "profile/$lab/reference_beside_the_baseline" "$why"
+        return
+    fi
+    local file=labs/$lab/solution/$("$BUILD/grade" --lab "$lab" --lab-info | sed -n 's/^student_file=//p')
+    GPU_HOLD=$GPU_HOLD GPU_LOCK_DIR=$GPU_LOCK_DIR make -s --no-print-directory profile LAB="$lab" \
+        BUILD="$BUILD" SUBMISSION="$file" >"$dir/$lab.txt" 2>&1 </dev/null
+    local row
+    row=$(grep -F "  $label " "$dir/$lab.txt" | head -n 1)
+    if awk -v label="$label" '{ split(substr($0, length(label) + 3), f, " ") }
+                              f[1] != "-" && f[2] != "-" && f[1] >= 1.5 * f[2] { ok = 1 }
+                              END { exit !ok }' <<<"$row"; then
+        pass "profile/$lab/reference_beside_the_baseline"
+    else
+        fail "profile/$lab/reference_beside_the_baseline" "'$label': ${row:-no such row}; $(grep -m 2 -v '^ ' "$dir/$lab.txt" | tr '\n' ' ' | head -c 300)"
+    fi
 }
 
 # Is there a GPU? The trusted probe says.
@@ -1456,6 +1557,7 @@ cpu_parts() {
     part slides && slides_tests
     part facts && facts_tests
     part counters && counters_tests
+    part counters && profile_table_tests
     # Without a GPU, newlab runs beside the CLI, class and attack parts
     # (below), which leave a core idle much of the time.
     if [ "$HAVE_GPU" = 1 ]; then newlab_part; fi

@@ -24,6 +24,7 @@
 
 #include <cuda_runtime.h>
 
+#include "lab_inputs.h"
 #include "lab_spec.h"
 #ifdef CUDA_EMU
 #include <emu/emu_counters.h>
@@ -38,18 +39,6 @@ __global__ void rung_boundary(int rung)
 }
 
 namespace {
-
-bool checked(cudaError_t e, const char *what)
-{
-    if (e == cudaSuccess) return true;
-    std::fprintf(stderr, "rungs: %s: %s\n", what, cudaGetErrorString(e));
-    return false;
-}
-
-std::size_t buffer_bytes(const lab_spec *spec, int b, const std::int64_t *dims)
-{
-    return spec->buffer_count(b, dims) * lab_elem_size(spec->buffers[b].elem);
-}
 
 #ifdef CUDA_EMU
 void print_counts(const char *rung, bool raw)
@@ -90,19 +79,7 @@ int main(int argc, char **argv)
     int first_dim = raw ? 2 : 1;
     lab_case c{};
     if (argc > first_dim) {
-        if (argc - first_dim != spec->n_dims) {
-            std::fprintf(stderr, "rungs: lab %s takes %d sizes, got %d\n", spec->id, spec->n_dims,
-                         argc - first_dim);
-            return 2;
-        }
-        for (int d = 0; d < spec->n_dims; d++) {
-            char *end = nullptr;
-            c.dims[d] = std::strtoll(argv[first_dim + d], &end, 10);
-            if (!end || *end || c.dims[d] < 0) {
-                std::fprintf(stderr, "rungs: '%s' is not a size\n", argv[first_dim + d]);
-                return 2;
-            }
-        }
+        if (!lab_sizes_from(spec, argc, argv, first_dim, &c, "rungs")) return 2;
     } else {
         const lab_case *largest = lab_largest_work_case(spec);
         if (!largest) {
@@ -118,32 +95,20 @@ int main(int argc, char **argv)
         std::printf(", every block counted:\n");
     }
 
-    std::vector<void *> ptr(LAB_MAX_BUFFERS, nullptr);
-    for (int b = 0; b < spec->n_buffers; b++) {
-        std::size_t bytes = buffer_bytes(spec, b, c.dims);
-        if (!checked(cudaMalloc(&ptr[b], bytes ? bytes : 1), "cudaMalloc")) return 1;
-        if (spec->buffers[b].role == BUF_OUTPUT || !bytes || !spec->generate) continue;
-        std::vector<unsigned char> host(bytes);
-        spec->generate(b, &c, 1, host.data(), spec->buffer_count(b, c.dims));
-        if (!checked(cudaMemcpy(ptr[b], host.data(), bytes, cudaMemcpyHostToDevice), "cudaMemcpy")) return 1;
-    }
+    lab_inputs in{spec, c, "rungs"};
+    if (!in.make()) return 1;
 
     int status = 0;
     for (int r = 0; r < LAB_LADDER.n; r++) {
         const lab_rung &rung = LAB_LADDER.rungs[r];
-        /* Outputs start as zeros for every rung: an accumulating rung (an
-         * atomicAdd into the sum) then does the same work each time. */
-        for (int b = 0; b < spec->n_buffers; b++)
-            if (spec->buffers[b].role == BUF_OUTPUT &&
-                !checked(cudaMemset(ptr[b], 0, buffer_bytes(spec, b, c.dims)), "cudaMemset"))
-                return 1;
+        if (!in.zero_outputs()) return 1;
 #ifdef CUDA_EMU
         emu::counters_start(0);
 #else
         rung_boundary<<<1, 1>>>(r);
-        if (!checked(cudaGetLastError(), "the boundary launch")) return 1;
+        if (!in.checked(cudaGetLastError(), "the boundary launch")) return 1;
 #endif
-        cudaError_t e = (cudaError_t)rung.call(ptr.data(), c.dims, nullptr);
+        cudaError_t e = (cudaError_t)rung.call(in.ptr.data(), c.dims, nullptr);
         cudaError_t sync = cudaDeviceSynchronize();
         if (e != cudaSuccess || sync != cudaSuccess) {
             std::fprintf(stderr, "rungs: %s failed: %s\n", rung.name,
@@ -157,6 +122,5 @@ int main(int argc, char **argv)
         std::printf("%s\n", rung.name);
 #endif
     }
-    for (int b = 0; b < spec->n_buffers; b++) cudaFree(ptr[b]);
     return status;
 }

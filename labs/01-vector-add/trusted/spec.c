@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "counters.h"
 #include "lab_spec.h"
 #include "rng.h"
 
@@ -127,6 +128,10 @@ const lab_spec LAB_01_VECTOR_ADD = {
         .max_speedup = 40, /* the reference: 4.5x */
         .calibration = "calibrated on an H200 and checked against H100 figures, "
                        "see labs/01-vector-add/INSTRUCTOR.md",
+    },
+    .counters = {
+        COUNTER_DRAM("c = a + b does one add per 12 bytes: a kernel near the copy roof keeps DRAM busy most of the time; a low figure means too few bytes in flight (too small a grid, or too little work per thread)"),
+        COUNTER_LOAD_SECTORS("neighbouring threads reading neighbouring floats use every byte of each 32-byte sector; a stride between them wastes the rest of the sector"),
     },
     .hints = {
         .never_written = "the grid must cover all n elements: "

@@ -22,6 +22,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "counters.h"
 #include "lab_spec.h"
 #include "rng.h"
 
@@ -350,6 +351,10 @@ const lab_spec LAB_02_IEEE754 = {
         .min_speedup = 1.5,
         .max_speedup = 60, /* the reference: 5.6x */
         .calibration = "calibrated on an H200, see labs/02-ieee754/INSTRUCTOR.md",
+    },
+    .counters = {
+        COUNTER_WARP_INSTRUCTIONS("the 64 samples of the wave are nearly all of the work: how many instructions each element costs is what decides the time"),
+        COUNTER_ACTIVE_THREADS("threads of a warp that take different paths (special values, loop exits) run one path after the other"),
     },
     .hints = {
         .never_written = "every output element must be written: d_madd has 2n "

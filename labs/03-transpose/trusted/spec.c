@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "counters.h"
 #include "lab_spec.h"
 #include "rng.h"
 
@@ -172,6 +173,12 @@ const lab_spec LAB_03_TRANSPOSE = {
         .max_speedup = 60, /* the reference: 6.0x */
         .calibration = "calibrated on an H200 and checked against H100 figures, "
                        "see labs/03-transpose/INSTRUCTOR.md",
+    },
+    .counters = {
+        COUNTER_LOAD_SECTORS("a warp reading 32 floats along a row uses every byte it fetches; reading down a column fetches a whole sector per float"),
+        COUNTER_STORE_SECTORS("the transpose writes what it read along a row down a column unless a tile turns it around first: the store side is where the naive kernel loses"),
+        COUNTER_SHARED_LOAD_PASSES("reading a column of a 32-wide tile hits one bank 32 times: each extra pass is a bank conflict"),
+        COUNTER_DRAM("moving each byte once, in full sectors, is what brings the transpose near the copy roof"),
     },
     .hints = {
         .never_written = "part of d_out was never written: the grid must cover every "

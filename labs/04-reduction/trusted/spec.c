@@ -10,6 +10,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "counters.h"
 #include "lab_spec.h"
 #include "rng.h"
 
@@ -198,6 +199,12 @@ const lab_spec LAB_04_REDUCTION = {
         .min_speedup = 4.0,
         .max_speedup = 60, /* the reference: 6.3x */
         .calibration = "calibrated on an H100, see labs/04-reduction/INSTRUCTOR.md",
+    },
+    .counters = {
+        COUNTER_ACTIVE_THREADS("a tree that keeps threads i % (2s) == 0 leaves most lanes of every warp idle; keeping the active threads together keeps warps full"),
+        COUNTER_SHARED_LOAD_PASSES("strided indexing into shared memory makes threads of a warp share banks: each extra pass is a bank conflict"),
+        COUNTER_DRAM("the sum only reads: near the roof the kernel is limited by DRAM, not by its tree"),
+        COUNTER_WARP_INSTRUCTIONS("a tree step, a barrier and an index per element add up: fewer instructions per element leave the memory system as the limit"),
     },
     .hints = {
         .never_written = "d_out was never written: the last pass must store the "

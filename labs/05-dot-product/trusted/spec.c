@@ -13,6 +13,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "counters.h"
 #include "lab_spec.h"
 #include "rng.h"
 
@@ -207,6 +208,10 @@ const lab_spec LAB_05_DOT_PRODUCT = {
         .calibration = "calibrated on an H200 and an H100, see labs/05-dot-product/INSTRUCTOR.md",
     },
     .link_flags = {"-lcublas"},
+    .counters = {
+        COUNTER_DRAM("two reads per multiply-add: the dot product is a reduction, limited by DRAM once the partial sums are cheap"),
+        COUNTER_WARP_INSTRUCTIONS("per-element atomics and block-wide trees cost instructions; each thread summing many elements first costs almost none"),
+    },
     .hints = {
         .never_written = "d_result must be written even when n == 0: zero it with "
                          "cudaMemsetAsync(d_result, 0, sizeof(float), stream), then let "

@@ -31,6 +31,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "counters.h"
 #include "lab_spec.h"
 #include "rng.h"
 
@@ -323,6 +324,9 @@ const lab_spec LAB_06_HISTOGRAM_RDF = {
          * size takes ~10 s, so the re-check after timing uses n = 8191. */
         .timed = {.dims = {44028, 512, 20}},
         .recheck = {.dims = {8191, 512, 20}},
+        /* The baseline makes one launch per offset, n/2 of them, and
+         * Nsight Compute profiles each alone: make profile at n = 1024. */
+        .profiled = {.dims = {1024, 512, 20}},
         .baseline = "one launch per offset, global atomics (the lecture slides' naive kernel)",
         .bytes = rdf_bytes,
         .flops = rdf_pairs,
@@ -339,6 +343,11 @@ const lab_spec LAB_06_HISTOGRAM_RDF = {
     /* CUB's DeviceHistogram is a rung of the ladder, not a submission. */
     .forbidden = {{"cub::", "CUB", "/cub/"}, {"thrust::", "Thrust", "/thrust/"}},
     .link_flags = {NULL},
+    .counters = {
+        COUNTER_WARP_INSTRUCTIONS("n^2/2 pair distances are the work: instructions per pair (the loads, the distance, the bin and its update) set the time"),
+        COUNTER_SHARED_LOAD_PASSES("atoms staged in shared memory are read by every thread of a block at once: a broadcast costs one pass"),
+        COUNTER_L1_HITS("reading the other atoms from global memory again for every atom depends on the cache; a shared tile makes the reuse explicit"),
+    },
     .hints = {
         .never_written = "d_hist must be written even when n < 2 (all zeros then), and the "
                          "grader fills it with garbage: zero it with cudaMemsetAsync(d_hist, "

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "counters.h"
 #include "lab_spec.h"
 #include "rng.h"
 
@@ -259,6 +260,11 @@ const lab_spec LAB_07_MATMUL = {
     /* cuBLAS is the roof the fast stage measures against, never the answer. */
     .forbidden = {{"cublas", "cuBLAS", "/cublas"}, {"cub::", "CUB", "/cub/"}, {"thrust::", "Thrust", "/thrust/"}},
     .link_flags = {"-lcublas"},
+    .counters = {
+        COUNTER_FMA_PIPE("a matrix product is n^3 multiply-adds: the closer the FMA pipe is to busy all the time, the closer to the roof"),
+        COUNTER_SHARED_LOAD_PASSES("tiles read from shared memory by every thread: bank conflicts add passes, and register tiles make each read feed several FMAs"),
+        COUNTER_REGISTERS("each thread's tile of results lives in registers: more registers per thread buy more reuse, until occupancy falls"),
+    },
     .hints = {
         .never_written = "every C[i][j] must be written, with 0 when k == 0: does your grid "
                          "cover the last partial tile of rows and of columns, and do you "

@@ -18,6 +18,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "counters.h"
 #include "lab_spec.h"
 #include "rng.h"
 
@@ -288,6 +289,10 @@ const lab_spec LAB_08_DIVERGENCE = {
         .max_speedup = 150, /* the reference: 12.7x on an H200 */
         .calibration = "H200 2026-11-21: reference 12.7x; divergent warps with cheap math "
                        "4.3x; see labs/08-divergence/INSTRUCTOR.md",
+    },
+    .counters = {
+        COUNTER_ACTIVE_THREADS("when the lanes of a warp take different branches, the warp runs each branch with part of its lanes: 32 means no divergence"),
+        COUNTER_WARP_INSTRUCTIONS("pow, run-time divisors and a data-dependent trip count cost instructions; cheaper operations for the same result cut them"),
     },
     .hints = {
         .never_written = "every element must be written, d_y and d_q: if you map "

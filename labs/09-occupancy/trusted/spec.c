@@ -25,6 +25,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "counters.h"
 #include "lab_spec.h"
 #include "rng.h"
 
@@ -327,6 +328,11 @@ const lab_spec LAB_09_OCCUPANCY = {
      * -maxrregcount squeezed below what a kernel needs). No register cap:
      * DTW legitimately needs about 100. */
     .resources = {.report = 1, .max_registers = 0, .no_spills = 1},
+    .counters = {
+        COUNTER_OCCUPANCY("the share of the SM's warp slots in use: occupancy hides memory latency, but only until the kernel is limited by something else"),
+        COUNTER_REGISTERS("registers per thread cap how many warps fit on an SM: the count a kernel compiles to depends on the metric and dim it is specialised for"),
+        COUNTER_DRAM("the distances stream the points from memory: a kernel near the roof no longer gains from more warps"),
+    },
     .hints = {
         .never_written = "distances never written: one thread per point (i < n) must "
                          "write out[j * n + i] for every center j; does the grid cover "

@@ -7,6 +7,7 @@
  * the algorithm (work efficiency, the hierarchy of block sums, the order in
  * which tiles publish their sums), never rounding.
  */
+#include "counters.h"
 #include "lab_spec.h"
 #include "rng.h"
 
@@ -166,6 +167,11 @@ const lab_spec LAB_10_SCAN = {
         .max_speedup = 25, /* about ten times the reference's */
         .calibration = "H100, 2026-11-27: reference 72% of copy and 2.55x, CUB 80%, "
                        "three passes 30% and 1.06x (labs/10-scan/INSTRUCTOR.md)",
+    },
+    .counters = {
+        COUNTER_DRAM("a scan reads and writes each element once in the best case: a single pass with look-back moves 2n elements, the hierarchical scan more"),
+        COUNTER_SHARED_LOAD_PASSES("the tree steps of a block scan in shared memory conflict on banks at power-of-two strides"),
+        COUNTER_WARP_INSTRUCTIONS("a work-efficient scan does O(n) additions; the naive one O(n log n): the count shows which one runs"),
     },
     .hints = {
         .never_written = "d_out was never written (in full): the grid must cover all n "

@@ -25,6 +25,7 @@
  */
 #include <math.h>
 
+#include "counters.h"
 #include "lab_spec.h"
 #include "rng.h"
 
@@ -318,6 +319,12 @@ const lab_spec LAB_11_CONV2D = {
         .second = {.timed = {.dims = {8192, 8192, 7}},
                    .what = "radius 7 (8192 x 8192)",
                    .min_speedup = 3.0},
+    },
+    .counters = {
+        COUNTER_DRAM("each output reads a (2r+1)^2 window: a kernel that reads every input once from DRAM is limited by memory only at small radii"),
+        COUNTER_L1_HITS("neighbouring outputs share most of their window: without a shared tile the reuse depends on the L1 cache"),
+        COUNTER_SHARED_LOAD_PASSES("a shared tile read by neighbouring threads along a row costs one pass; reading down its columns can conflict"),
+        COUNTER_WARP_INSTRUCTIONS("several outputs per thread reuse loaded values from registers: fewer instructions per multiply-add"),
     },
     .hints = {
         .never_written = "every out[r][c] must be written, for every radius from 0 to 7: "

@@ -18,6 +18,7 @@
  */
 #include <math.h>
 
+#include "counters.h"
 #include "lab_spec.h"
 #include "pipeline_f.h"
 #include "rng.h"
@@ -175,6 +176,7 @@ const lab_spec LAB_12_STREAMS = {
                    "you are given with events (cudaEventRecord, cudaStreamWaitEvent) and "
                    "return"}},
     .time_limit_s = {.work = 60, .right = 90},
+    .counters_none = "the lesson is overlap in time (copies on both engines beside the kernel), which the counters of one kernel do not show: Nsight Systems' timeline does (README, how to profile)",
     .hints = {
         .never_written = "every h_out[i] must be written: does your loop over chunks cover the "
                          "last, shorter chunk (n not a multiple of the chunk), and does the "

@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "counters.h"
 #include "lab_spec.h"
 #include "rng.h"
 
@@ -311,6 +312,10 @@ const lab_spec LAB_13_TENSOR_CORES = {
                   {"cute::", "CUTLASS (CuTe)", "/cute/"},
                   {"cub::", "CUB", "/cub/"}},
     .link_flags = {"-lcublas"},
+    .counters = {
+        COUNTER_TENSOR_PIPE("WMMA fragments run on the tensor cores: the more of the time they are busy, the closer to cuBLAS"),
+        COUNTER_LOAD_SECTORS("staging the tiles with wide, coalesced loads uses every byte of each sector"),
+    },
     .hints = {
         .never_written = "every C[i][j] must be written, with 0 when k == 0: does your grid "
                          "cover the last partial tile of rows and of columns (m and n need not "
