@@ -1033,23 +1033,28 @@ fast_says_tests() {
     done
 }
 
-# A lab's hints are tested: for the five every lab has (an output never
+# A lab's hints are tested: for the six every lab has (an output never
 # written, a wrong value, a changed input, a refused launch, a write past
-# the end of a buffer), and for a write in front of one and NaN or Inf in
-# the wrong place where the lab has those, some file of labs/LAB/tests/wrong
-# says on a REPORT-SAYS line a part of that hint, which its report must then
-# contain (the e2e part checks it, and the emu part where the emulation
-# fails the file the same way: a write past the end of an exact allocation
-# is a fault there). The other kinds are not all triggered by a file yet: a
-# hang costs the stage's whole time limit (lab 01's never_terminates shows
-# the engine's path), and a crash must fault for certain on a GPU.
+# the end of a buffer, a fault in a kernel), and for a write in front of
+# one and NaN or Inf in the wrong place where the lab has those, some file
+# of labs/LAB/tests/wrong says on a REPORT-SAYS line a part of that hint,
+# which its report must then contain (the e2e part checks it, and the emu
+# part where the emulation fails the file the same way: a write past the
+# end of an exact allocation is a fault there). A fault must come for
+# certain on a GPU: the files use a vector access through a pointer the
+# right stage leaves only 4-byte aligned, which the hardware always
+# refuses. The hang is not triggered by a file of every lab: it costs the
+# stage's whole time limit (lab 01's never_terminates shows the engine's
+# path). CRASH_HINT_PENDING names the labs whose fault file is still to
+# come, "lab:why" separated by ";": skipped, never passed.
+CRASH_HINT_PENDING="09-occupancy:a float4 load from the misaligned d_centers faulted in the emulation but ran into the right stage's time limit on an H200 (2026-12-01), unexplained"
 hints_tests() {
-    local dir lab info kind hint said_by f says
+    local dir lab info kind hint said_by f says why
     for dir in labs/[0-9][0-9]-*/; do
         lab=$(basename "$dir")
         info=$("$BUILD/grade" --lab "$lab" --lab-info)
         for kind in never_written wrong_value input_changed launch_error write_before write_after \
-            special_values; do
+            special_values crash; do
             hint=$(sed -n "s/^hint_$kind=//p" <<<"$info")
             # NaN and Inf have their own hint only where the lab's values
             # make them a lesson (labs 01 and 06 use the engine's), and so
@@ -1057,6 +1062,11 @@ hints_tests() {
             # whose outputs are written one per index from 0, use the
             # engine's "wrote in front of").
             case $kind in special_values | write_before) [ -z "$hint" ] && continue ;; esac
+            if [ "$kind" = crash ] && [[ " $CRASH_HINT_PENDING" == *" $lab:"* ]]; then
+                why=${CRASH_HINT_PENDING#*"$lab:"}
+                skip "facts/$lab/hint_crash_tested" "${why%%;*}"
+                continue
+            fi
             said_by=""
             for f in labs/"$lab"/tests/wrong/*.cu; do
                 says=$(report_says "$f")

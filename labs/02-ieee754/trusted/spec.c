@@ -372,7 +372,9 @@ const lab_spec LAB_02_IEEE754 = {
         .input_changed = "d_a, d_b, d_c, d_r and d_t are inputs: never write to them",
         .launch_error = "a launch was refused: at most 1024 threads per block, at "
                         "least one block, and no launch at all when n == 0",
-        .crash = "a fault in the kernel: an index past n, or past 2n in d_madd?",
+        .crash = "a fault in the kernel: an index past n, or past 2n in d_madd, or a float2 "
+                 "or float4 access through a pointer that is only 4-byte aligned (the right "
+                 "stage gives such pointers)?",
         .timeout = "the kernel never finished: does every loop's index move "
                    "towards its end?",
         .too_slow = "the 64 sine samples per element are the cost: use the "

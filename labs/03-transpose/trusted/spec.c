@@ -204,7 +204,8 @@ const lab_spec LAB_03_TRANSPOSE = {
                         "cols is 0",
         .crash = "a fault in the kernel: a partial tile reading or writing outside the "
                  "matrix? guard the load with r < rows && c < cols and the store with "
-                 "the transposed bounds",
+                 "the transposed bounds. Or a float4 access through a pointer that is only "
+                 "4-byte aligned (the right stage gives such pointers)",
         .timeout = "the kernel never finished: a __syncthreads() that not every thread "
                    "of the block reaches (inside an if on the bounds) can hang; keep "
                    "barriers outside the bounds checks",

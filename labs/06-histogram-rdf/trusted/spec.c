@@ -369,7 +369,8 @@ const lab_spec LAB_06_HISTOGRAM_RDF = {
                         "block (no launch when there are no pairs or no bins), and shared "
                         "memory within the limit (bins can be 8192: 32 KiB of counters)",
         .crash = "a fault in a kernel: a particle index past n (j = (i + d) % n wraps "
-                 "around), or a bin index past the end of a shared sub-histogram",
+                 "around), a bin index past the end of a shared sub-histogram, or a float4 "
+                 "placed in shared memory at an offset that is not a multiple of 16 bytes",
         .timeout = "the kernel never finished: does every loop's index move towards its "
                    "end? The fast stage times about a billion pairs per call",
         .too_slow = "one launch for all the offsets, a sub-histogram per block in shared "

@@ -312,7 +312,8 @@ const lab_spec LAB_08_DIVERGENCE = {
         .input_changed = "d_x and d_m are inputs: keep h in a register, never in d_m",
         .launch_error = "a launch was refused: at most 1024 threads per block, at "
                         "least one block, and no launch at all when n == 0",
-        .crash = "a fault in the kernel: a remapped index past n?",
+        .crash = "a fault in the kernel: a remapped index past n, or a float4 or int4 access "
+                 "through a pointer that is only 4-byte aligned (the right stage gives such pointers)?",
         .timeout = "the kernel never finished: does every loop's index move "
                    "towards its end?",
         .too_slow = "three separate costs (see the README's ladder): warps whose "

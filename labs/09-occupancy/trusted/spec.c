@@ -355,7 +355,8 @@ const lab_spec LAB_09_OCCUPANCY = {
                         "block must fit the SM's 65536); ask "
                         "cudaOccupancyMaxPotentialBlockSize; and no launch when n or k "
                         "is 0",
-        .crash = "a fault in the kernel: an index past n * dim or k * n?",
+        .crash = "a fault in the kernel: an index past n * dim or k * n, or a float4 access "
+                 "through a pointer that is only 4-byte aligned (the right stage gives such pointers)?",
         .timeout = "the kernel never finished: does every loop move forward?",
         .too_slow = "the light metric pays for the heaviest case's registers: compile one "
                     "kernel per metric (a template parameter, a compile-time switch), "

@@ -198,8 +198,9 @@ const lab_spec LAB_12_STREAMS = {
         .launch_error = "a call failed: at most 1024 threads per block, no launch with zero "
                         "blocks (a chunk of 0 elements, n == 0), a copy that fits in d_work, "
                         "and streams and events created before use",
-        .crash = "a fault in a kernel: an index past the chunk (guard it with i < count), or "
-                 "a pointer into d_work past its end",
+        .crash = "a fault in a kernel: an index past the chunk (guard it with i < count), "
+                 "a pointer into d_work past its end, or a float4 access through a pointer "
+                 "that is only 4-byte aligned (the right stage gives such pointers)",
         .timeout = "the call never finished: a chunk size of 0 (work_elems smaller than your "
                    "number of slots) makes a loop that never advances",
         .too_slow = "the three parts must overlap: each chunk's copy in, kernel and copy out "
