@@ -58,12 +58,16 @@ fi
 # first dot; launch__ metrics are the launch's own figures, which every GPU
 # has and --query-metrics does not list); the others are named and left out.
 ncu --query-metrics >"$out/metrics.txt" 2>>"$log"
+# A list ncu could not give (an older ncu, a GPU it does not know) filters
+# nothing: ncu itself then names a metric it lacks.
+grep -q '^dram__' "$out/metrics.txt" || : >"$out/metrics.txt"
 : >"$out/counters.txt"
 metrics=gpu__time_duration.sum
 while IFS=$'\t' read -r kind metric per label lesson; do
     missing=
     for m in $metric $per; do
-        [ "$m" = - ] || [[ $m == launch__* ]] || grep -q "^${m%%.*} " "$out/metrics.txt" || missing=$m
+        [ "$m" = - ] || [[ $m == launch__* ]] || [ ! -s "$out/metrics.txt" ] ||
+            grep -q "^${m%%.*} " "$out/metrics.txt" || missing=$m
     done
     if [ -n "$missing" ]; then
         echo "  (not on this GPU: $label, metric ${missing%%.*})"
@@ -80,6 +84,10 @@ hold=()
     --log-file "$out/ncu.csv" "$out/profile" "$@" >"$out/calls.txt" 2>"$out/run.log"
 if grep -qs ERR_NVGPUCTRPERM "$out/ncu.csv" "$out/run.log"; then
     echo "$tool: this user may not read the GPU's counters (ERR_NVGPUCTRPERM: an administrator can allow it, see developer.nvidia.com/ERR_NVGPUCTRPERM)"
+    exit 0
+fi
+if grep -qs '==ERROR== Failed to find metric' "$out/ncu.csv" "$out/run.log"; then
+    echo "$tool: this Nsight Compute lacks a counter the lab names: $(grep -hm 1 'Failed to find metric' "$out/ncu.csv" "$out/run.log")"
     exit 0
 fi
 if ! grep -qx yours "$out/calls.txt"; then
