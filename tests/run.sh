@@ -1443,14 +1443,22 @@ profile_table_tests() {
     fi
 }
 
+# Why the GPU's counters cannot be read here; nothing when they can.
+ncu_unusable() {
+    if [ "$HAVE_GPU" != 1 ]; then
+        echo "needs a GPU ($GPU_REASON)"
+    elif ! command -v ncu >/dev/null; then
+        echo "needs Nsight Compute (ncu is not on the PATH)"
+    fi
+}
+
 # The hardware's side, alone on the GPU (after the CLI tests): the rungs
 # under Nsight Compute, one case per rung, every kind of access within 5%
 # of the emulation's requests and units.
 counters_gpu_tests() {
     local lab why= dir=$OUT/counters-gpu
     mkdir -p "$dir"
-    [ "$HAVE_GPU" = 1 ] || why="needs a GPU ($GPU_REASON)"
-    [ -n "$why" ] || command -v ncu >/dev/null || why="needs Nsight Compute (ncu is not on the PATH)"
+    why=$(ncu_unusable)
     for lab in $COUNTED_LADDERS; do
         selected "$lab" || continue
         if [ -n "$why" ]; then
@@ -1497,8 +1505,7 @@ profile_gpu_case() { # lab label
     local lab=$1 label=$2 dir=$OUT/profile-gpu why=
     mkdir -p "$dir"
     selected "$lab" || return 0
-    [ "$HAVE_GPU" = 1 ] || why="needs a GPU ($GPU_REASON)"
-    [ -n "$why" ] || command -v ncu >/dev/null || why="needs Nsight Compute (ncu is not on the PATH)"
+    why=$(ncu_unusable)
     if [ -n "$why" ]; then
         skip "profile/$lab/reference_beside_the_baseline" "$why"
         return

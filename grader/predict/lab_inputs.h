@@ -64,6 +64,14 @@ struct lab_inputs {
     }
 };
 
+/* The case's sizes as "n = 1024, k = 4", after `before`. */
+inline void lab_print_sizes(const lab_spec *spec, const lab_case &c, const char *before)
+{
+    std::printf("%s", before);
+    for (int d = 0; d < spec->n_dims; d++)
+        std::printf("%s %s = %lld", d ? "," : "", spec->dim_names[d], (long long)c.dims[d]);
+}
+
 /* The sizes given on the command line (argv[first] ...), in the spec's
  * order, into c; returns false, with a message, if they are not. */
 inline bool lab_sizes_from(const lab_spec *spec, int argc, char **argv, int first, lab_case *c,

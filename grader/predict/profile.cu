@@ -30,9 +30,7 @@ int main(int argc, char **argv)
     const lab_spec *spec = LAB_DEVICE.spec;
     lab_case c = lab_case_given(&spec->fast.profiled) ? spec->fast.profiled : spec->fast.timed;
     if (argc > 1 && !lab_sizes_from(spec, argc, argv, 1, &c, "profile")) return 2;
-    std::printf("at");
-    for (int d = 0; d < spec->n_dims; d++)
-        std::printf("%s %s = %lld", d ? "," : "", spec->dim_names[d], (long long)c.dims[d]);
+    lab_print_sizes(spec, c, "at");
     std::printf("\n");
     lab_inputs in{spec, c, "profile"};
     if (!in.make()) return 1;

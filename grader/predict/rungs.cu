@@ -89,9 +89,7 @@ int main(int argc, char **argv)
         c = *largest;
     }
     if (!raw) {
-        std::printf("the ladder's rungs at");
-        for (int d = 0; d < spec->n_dims; d++)
-            std::printf("%s %s = %lld", d ? "," : "", spec->dim_names[d], (long long)c.dims[d]);
+        lab_print_sizes(spec, c, "the ladder's rungs at");
         std::printf(", every block counted:\n");
     }
 
