@@ -9,6 +9,7 @@
  *   3 no usable GPU
  */
 #define _POSIX_C_SOURCE 200809L
+#include <math.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <stdlib.h>
@@ -37,6 +38,7 @@ typedef struct {
     uint64_t seed;
     long mem_limit_mb;
     iso_limits build;
+    double work_limit_s, right_limit_s;
     int keep, ladder, quick, emulate, build_only, lab_info;
 } options;
 
@@ -48,7 +50,7 @@ static void usage(void)
             "             [--results FILE.json] [--seed N] [--keep] [--ladder [--quick]] [--emulate]\n"
             "             [--keep-last DIR]   (the report also as DIR/<lab>.json, for make status)\n"
             "             [--mem-limit-mb N] [--instructor-seed-file FILE]\n"
-            "             [--build-limits SECONDS,MB,FILE_MB,LOG_KB]\n"
+            "             [--build-limits SECONDS,MB,FILE_MB,LOG_KB] [--time-limits WORK,RIGHT]\n"
             "             --root DIR --nvcc NVCC --arch SM --include DIR\n"
             "             --objects DIR --probe PROBE [--emu DIR --emu-objects DIR]\n"
             "Normally run through make: make grade LAB=01 [SUBMISSION=...] "
@@ -61,6 +63,8 @@ static void usage(void)
             "CPU) and checks its rules, running nothing: no GPU needed.\n"
             "--build-limits caps every compiler step: wall time, memory, the largest\n"
             "file written and the messages printed (default 120,4096,64,1024).\n"
+            "--time-limits caps work's and right's calls at these seconds instead\n"
+            "of the lab's (for tests of submissions that hang: a hang costs seconds).\n"
             "A hidden instructor seed (the file's contents, or $CUDALAB_INSTRUCTOR_SEED)\n"
             "is mixed into every input; reports show only the public --seed.\n");
 }
@@ -113,6 +117,18 @@ static int parse_options(int argc, char **argv, options *o)
                 l->log_kb <= 0) {
                 fprintf(stderr, "grade: --build-limits takes SECONDS,MB,FILE_MB,LOG_KB, "
                                 "four positive numbers, not %s\n", v);
+                return -1;
+            }
+            i++;
+            continue;
+        }
+        if (!strcmp(a, "--time-limits") && v) {
+            char tail;
+            if (sscanf(v, "%lf,%lf%c", &o->work_limit_s, &o->right_limit_s, &tail) != 2 ||
+                !(o->work_limit_s > 0) || !(o->right_limit_s > 0) ||
+                !isfinite(o->work_limit_s) || !isfinite(o->right_limit_s)) {
+                fprintf(stderr, "grade: --time-limits takes WORK,RIGHT, two positive numbers "
+                                "of seconds, not %s\n", v);
                 return -1;
             }
             i++;
@@ -352,6 +368,8 @@ int main(int argc, char **argv)
                 o.secret_file ? o.secret_file : getenv("CUDALAB_INSTRUCTOR_SEED_FILE"));
         return EXIT_USAGE;
     }
+    g.work_limit_s = o.work_limit_s;
+    g.right_limit_s = o.right_limit_s;
     g.public_seed = o.seed;
     g.hidden_seed = secret != 0;
     g.seed = secret ? rng_derive(o.seed, secret) : o.seed;

@@ -110,6 +110,9 @@ typedef struct {
      * when the lab's spec asks for resources (GPU builds only). */
     int has_resources;
     res_list resources;
+    /* --time-limits: work's and right's calls capped at these seconds
+     * instead of the lab's spec (0: the spec's, or the defaults). */
+    double work_limit_s, right_limit_s;
     double started_s;                    /* iso_now_s() when grading began */
     double probe_seconds, build_seconds; /* wall time before the stages */
 } grade_ctx;

@@ -42,6 +42,9 @@ void report_header(const grade_ctx *g)
                d->name, d->cc, d->sm_count, d->clock_mhz, d->mem_clock_mhz, d->driver,
                d->runtime, (unsigned long long)g->public_seed);
     if (g->hidden_seed) printf("inputs also drawn from the instructor's hidden seed\n");
+    if (g->work_limit_s > 0)
+        printf("time limits set by --time-limits: work %g s, right %g s\n", g->work_limit_s,
+               g->right_limit_s);
     if (g->compile_flags[0]) printf("built with: %s\n", g->compile_flags);
     if (g->symbols_checked[0]) printf("calls checked: %s\n", g->symbols_checked);
 }
@@ -206,8 +209,12 @@ int report_json(const char *path, const grade_ctx *g, const stage_result *st,
     fputs(", \"symbols\": ", f);
     json_string(f, g->symbols_checked);
     if (g->has_resources) json_kernels(f, &g->resources);
-    fprintf(f, ", \"seed\": %llu, \"hidden_seed\": %s, \"stages\": [",
-            (unsigned long long)g->public_seed, g->hidden_seed ? "true" : "false");
+    fprintf(f, ", \"seed\": %llu, \"hidden_seed\": %s", (unsigned long long)g->public_seed,
+            g->hidden_seed ? "true" : "false");
+    if (g->work_limit_s > 0)
+        fprintf(f, ", \"time_limits_s\": {\"work\": %g, \"right\": %g}", g->work_limit_s,
+                g->right_limit_s);
+    fprintf(f, ", \"stages\": [");
     for (int i = 0; i < n; i++) {
         fprintf(f, "%s\n  {\"name\": \"%s\", \"status\": \"%s\", \"message\": ", i ? "," : "",
                 st[i].name, status_json(st[i].status));

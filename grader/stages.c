@@ -412,7 +412,7 @@ static int first_failing(const grade_ctx *g, const calls_run *failed, const prot
     stage_result scratch = {0};
     calls_run r = {.tag = "smaller", .calls = calls, .n = n, .right_from = strict ? 0 : n,
                    .work = &scratch, .right = &scratch,
-                   .limit_s = failed->limit_s < 10 ? failed->limit_s : 10};
+                   .limit_s = failed->work_limit_s < 10 ? failed->work_limit_s : 10};
     iso_job job;
     int found = -1;
     gpu_lock gpu;
@@ -678,8 +678,9 @@ void stages_work_and_right(const grade_ctx *g, stage_result *work, stage_result 
      * after the other, and the first failure stops the rest. */
     calls_run runs[1 + 4];
     int n = 0;
-    double work_limit = limit_or(spec->time_limit_s.work, 30);
-    double right_limit = with_right ? limit_or(spec->time_limit_s.right, 60) : 0;
+    double work_limit = limit_or(g->work_limit_s, limit_or(spec->time_limit_s.work, 30));
+    double right_limit =
+        with_right ? limit_or(g->right_limit_s, limit_or(spec->time_limit_s.right, 60)) : 0;
     runs[n++] = (calls_run){.tag = "work", .calls = plain, .n = work_n + right_n,
                             .right_from = work_n, .work = work, .right = right,
                             .limit_s = work_limit + right_limit, .work_limit_s = work_limit};

@@ -443,6 +443,10 @@ EOF
         "${GRADE[@]}" --lab 01 --mem-limit-mb lots
     cli_case seed_must_be_a_number 2 "seed takes a number, not abc" -- \
         "${GRADE[@]}" --lab 01 --seed abc
+    cli_case time_limits_must_be_two_positive_numbers 2 "time-limits takes WORK,RIGHT, two positive numbers of seconds, not 0,5" -- \
+        "${GRADE[@]}" --lab 01 --time-limits 0,5
+    cli_case time_limits_take_two 2 "time-limits takes WORK,RIGHT, two positive numbers of seconds, not 5" -- \
+        "${GRADE[@]}" --lab 01 --time-limits 5
     chmod 000 "$bad/syntax_error.cu" 2>/dev/null
     if [ -r "$bad/syntax_error.cu" ]; then
         skip cli/unreadable_submission "files stay readable for this user (root?)"
@@ -647,7 +651,15 @@ export -f stages_of
 instructor_seed_of() {
     grep -m 1 -o 'INSTRUCTOR-SEED: [A-Za-z0-9_-]*' "$1" | cut -d' ' -f2
 }
-export -f instructor_seed_of
+# A file that hangs on purpose says on a line "TIME-LIMITS: WORK,RIGHT"
+# with which limits the tests grade it (grade --time-limits), so that its
+# hang costs seconds, not the lab's minute.
+time_limits_of() {
+    local limits
+    limits=$(grep -m 1 -o 'TIME-LIMITS: [0-9.]*,[0-9.]*' "$1" | cut -d' ' -f2)
+    [ -z "$limits" ] || echo "--time-limits $limits"
+}
+export -f instructor_seed_of time_limits_of
 
 # A file that must be caught by one check in particular says so on a line
 # "REPORT-SAYS: <text>", which its report must contain.
@@ -669,9 +681,10 @@ e2e_one() {
     local name=$1 lab=$2 file=$3 want=$4 stage=$5
     want=${want//_/ }
     local json=$OUT/e2e-${name//\//_}.json
+    # shellcheck disable=SC2046 # the option and its value, or nothing
     CUDALAB_INSTRUCTOR_SEED=$(instructor_seed_of "$file") \
         grade --lab "$lab" --submission "$file" --stage "$stage" --results "$json" \
-        >"${json%.json}.log" 2>&1
+        $(time_limits_of "$file") >"${json%.json}.log" 2>&1
     local got says
     got=$(stages_of "$json")
     says=$(report_says "$file")
@@ -760,10 +773,12 @@ e2e_tests() {
 
 # ---------------------------------------- end to end, emulated on the CPU
 # emu_grade JSON LAB FILE STAGE: grade in the CPU emulation, the report
-# beside JSON (.log). The caller sets CUDALAB_INSTRUCTOR_SEED.
+# beside JSON (.log), with the file's TIME-LIMITS. The caller sets
+# CUDALAB_INSTRUCTOR_SEED.
 emu_grade() {
-    grade_emulated \
-        --lab "$2" --submission "$3" --stage "$4" --results "$1" >"${1%.json}.log" 2>&1
+    # shellcheck disable=SC2046 # the option and its value, or nothing
+    grade_emulated --lab "$2" --submission "$3" --stage "$4" --results "$1" \
+        $(time_limits_of "$3") >"${1%.json}.log" 2>&1
 }
 export -f emu_grade
 
@@ -1045,11 +1060,9 @@ fast_says_tests() {
 # right stage leaves only 4-byte aligned, which the hardware always
 # refuses. The hang is not triggered by a file of every lab: it costs the
 # stage's whole time limit (lab 01's never_terminates shows the engine's
-# path). CRASH_HINT_PENDING names the labs whose fault file is still to
-# come, "lab:why" separated by ";": skipped, never passed.
-CRASH_HINT_PENDING="09-occupancy:a float4 load from the misaligned d_centers faulted in the emulation but ran into the right stage's time limit on an H200 (2026-12-01), unexplained"
+# path).
 hints_tests() {
-    local dir lab info kind hint said_by f says why
+    local dir lab info kind hint said_by f says
     for dir in labs/[0-9][0-9]-*/; do
         lab=$(basename "$dir")
         info=$("$BUILD/grade" --lab "$lab" --lab-info)
@@ -1062,11 +1075,6 @@ hints_tests() {
             # whose outputs are written one per index from 0, use the
             # engine's "wrote in front of").
             case $kind in special_values | write_before) [ -z "$hint" ] && continue ;; esac
-            if [ "$kind" = crash ] && [[ " $CRASH_HINT_PENDING" == *" $lab:"* ]]; then
-                why=${CRASH_HINT_PENDING#*"$lab:"}
-                skip "facts/$lab/hint_crash_tested" "${why%%;*}"
-                continue
-            fi
             said_by=""
             for f in labs/"$lab"/tests/wrong/*.cu; do
                 says=$(report_says "$f")

@@ -1,10 +1,12 @@
 /* WRONG ON PURPOSE, and an attack on the grader's time: wrong at every size
  * work asks for (n >= 1024: c = a + a), and it never returns below that. So
  * the grader's search for the smallest failing case, which calls it again
- * with n halved (512, 256, ...), finds a hang. That run is capped at 10 s,
+ * with n halved (512, 256, ...), finds a hang. That run is capped at 10 s
+ * or work's own limit if smaller (the tests grade it with 5 s, so 5 s),
  * its result is only ever extra information, and a run that hangs shows
  * nothing: the verdict stays work's wrong value, with the lab's hint.
  * Must first fail the work stage.
+ * TIME-LIMITS: 5,10
  * REPORT-SAYS: c[i] must be a[i] + b[i]: check
  *
  * BUILDS-ON: the reference (tests/fixtures.sh)

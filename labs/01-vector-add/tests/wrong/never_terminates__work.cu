@@ -1,5 +1,7 @@
 /* WRONG ON PURPOSE: a grid-stride loop that forgets to advance: it never ends.
- * Must first fail the work stage.
+ * Must first fail the work stage, at work's time limit (5 s in the tests).
+ * TIME-LIMITS: 5,10
+ * REPORT-SAYS: timed out after 5
  * SMALLEST: a hang fails by the time limit, not on an answer to show
  */
 #include <cuda_runtime.h>

@@ -2,9 +2,11 @@
  * whole blocks, which is 0 below one block: for n < 256 the loop never
  * advances. Every work size is a multiple of 256, so it passes work and
  * hangs in right (at n = 1), stopped by right's own time limit, which
- * starts once work's calls have ended in the same run (60 s, not the 90 of
- * both limits together).
- * REPORT-SAYS: timed out after 6
+ * starts once work's calls have ended in the same run: graded with work's
+ * 30 s and a right of 10 s, it times out after 10 to 19 s, not the 40 of
+ * both limits together.
+ * TIME-LIMITS: 30,10
+ * REPORT-SAYS: timed out after 1
  * SMALLEST: a hang fails by the time limit, not on an answer to show
  */
 #include <cuda_runtime.h>
