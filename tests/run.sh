@@ -1048,26 +1048,30 @@ fast_says_tests() {
     done
 }
 
-# A lab's hints are tested: for the six every lab has (an output never
+# A lab's hints are tested: for the seven every lab has (an output never
 # written, a wrong value, a changed input, a refused launch, a write past
-# the end of a buffer, a fault in a kernel), and for a write in front of
-# one and NaN or Inf in the wrong place where the lab has those, some file
-# of labs/LAB/tests/wrong says on a REPORT-SAYS line a part of that hint,
-# which its report must then contain (the e2e part checks it, and the emu
-# part where the emulation fails the file the same way: a write past the
-# end of an exact allocation is a fault there). A fault must come for
-# certain on a GPU: the files use a vector access through a pointer the
-# right stage leaves only 4-byte aligned, which the hardware always
-# refuses. The hang is not triggered by a file of every lab: it costs the
-# stage's whole time limit (lab 01's never_terminates shows the engine's
-# path).
+# the end of a buffer, a fault in a kernel, a kernel that never finishes),
+# and for a write in front of one and NaN or Inf in the wrong place where
+# the lab has those, some file of labs/LAB/tests/wrong says on a
+# REPORT-SAYS line a part of that hint, which its report must then contain
+# (the e2e part checks it, and the emu part where the emulation fails the
+# file the same way: a write past the end of an exact allocation is a
+# fault there). A fault must come for certain on a GPU: the files use a
+# vector access through a pointer the right stage leaves only 4-byte
+# aligned, which the hardware always refuses. So must a hang: a loop whose
+# index never moves, for every thread or for a case the stage surely asks
+# for, whose body stores, waits at a barrier or depends on the data (no
+# spin the compiler may drop, no barrier in a branch, no wait on the order
+# the blocks run in). A hang costs the stage's whole time limit, so each
+# lab's hang file sets short limits with TIME-LIMITS (3 s for work's
+# calls, 6 s for right's; 30 s for work's where it must pass work first).
 hints_tests() {
     local dir lab info kind hint said_by f says
     for dir in labs/[0-9][0-9]-*/; do
         lab=$(basename "$dir")
         info=$("$BUILD/grade" --lab "$lab" --lab-info)
         for kind in never_written wrong_value input_changed launch_error write_before write_after \
-            special_values crash; do
+            special_values crash timeout; do
             hint=$(sed -n "s/^hint_$kind=//p" <<<"$info")
             # NaN and Inf have their own hint only where the lab's values
             # make them a lesson (labs 01 and 06 use the engine's), and so
@@ -1571,14 +1575,20 @@ make_fixtures() {
 # Each part that runs notes its wall seconds (printed at the end, for
 # keeping make test within its budget).
 wanted() { [ -z "${TEST_PARTS:-}" ] || [[ " $TEST_PARTS " == *" $1 "* ]]; }
-part() { wanted "$1" && echo "$1 $(date +%s.%N)" >>"$OUT/part-starts.txt"; }
+# Each part's start goes to PART_STARTS: this file, or for the parts run
+# beside the others, their own (beside, below).
+PART_STARTS=$OUT/part-starts.txt
+part() { wanted "$1" && echo "$1 $(date +%s.%N)" >>"$PART_STARTS"; }
 # The parts that never touch a GPU, and those that may.
 cpu_parts() {
     part unit && unit_tests
+    # The emulator's own tests keep about one core busy: without a GPU they
+    # run beside the compile and emu parts, which keep both busy.
+    if [ "$HAVE_GPU" = 1 ]; then emulation_parts; else beside emulation emulation_parts; fi
     part compile && compile_all
-    part emulation && emulation_tests
-    part emulation && predict_tests
     part emu && emu_tests
+    # (the wait is no part's time)
+    [ "$HAVE_GPU" = 1 ] || { echo "end $(date +%s.%N)" >>"$PART_STARTS" && collect emulation; }
     part slides && slides_tests
     part facts && facts_tests
     part counters && counters_tests
@@ -1586,6 +1596,10 @@ cpu_parts() {
     # Without a GPU, newlab runs beside the CLI, class and attack parts
     # (below), which leave a core idle much of the time.
     if [ "$HAVE_GPU" = 1 ]; then newlab_part; fi
+}
+emulation_parts() {
+    part emulation && emulation_tests
+    part emulation && predict_tests
 }
 # make new-lab, in a copy of the tree with a build of its own (tests/new_lab_test.sh)
 newlab_part() {
@@ -1596,10 +1610,13 @@ class_and_attacks() {
         grep -E '^(PASS|FAIL|SKIP) ' | tee -a "$RESULTS"; } # grader/class
     part attacks && attack_tests
 }
-# beside NAME FUNCTION: run it in the background with a results file and an
-# output of its own; collect NAME waits for it, then prints and counts them.
+# beside NAME FUNCTION: run it in the background with a results file, an
+# output and a list of part starts of its own; collect NAME waits for it,
+# then prints and counts them.
 beside() {
-    (RESULTS=$OUT/$1-results.txt && : >"$RESULTS" && "$2" >"$OUT/$1-output.txt" 2>&1) &
+    (RESULTS=$OUT/$1-results.txt && PART_STARTS=$OUT/$1-part-starts.txt && : >"$RESULTS" &&
+        "$2" >"$OUT/$1-output.txt" 2>&1
+        [ ! -s "$PART_STARTS" ] || echo "end $(date +%s.%N)" >>"$PART_STARTS") &
     eval "beside_$1=$!"
 }
 collect() {
@@ -1608,7 +1625,7 @@ collect() {
     cat "$OUT/$1-results.txt" >>"$RESULTS"
 }
 { wanted compile || wanted emu || wanted e2e || wanted agree; } &&
-    echo "fixtures $(date +%s.%N)" >>"$OUT/part-starts.txt" && make_fixtures
+    echo "fixtures $(date +%s.%N)" >>"$PART_STARTS" && make_fixtures
 cli_and_counters() {
     part cli && cli_tests
     part counters && counters_gpu_tests
@@ -1624,7 +1641,7 @@ if [ "$HAVE_GPU" = 1 ]; then
     # go first, alone.
     beside cpu cpu_parts
     part sandbox && sandbox_tests
-    wanted cli && echo "cli-stress $(date +%s.%N)" >>"$OUT/part-starts.txt" && cli_stress_tests
+    wanted cli && echo "cli-stress $(date +%s.%N)" >>"$PART_STARTS" && cli_stress_tests
     beside tools cli_and_counters
     beside class class_and_attacks
     part e2e && e2e_tests
@@ -1657,14 +1674,17 @@ if [ -z "${VERBOSE:-}" ] && [ "$skipped" -gt 0 ]; then
         END { for (g in n) printf "skipped %s: %d case%s, e.g. %s (VERBOSE=1 lists them)\n",
                                   g, n[g], n[g] == 1 ? "" : "s", why[g] }' | sort
 fi
-# Wall seconds from each part's start to the next one's (parts that run
-# side by side with a GPU overlap, and the last one runs to the end).
-if [ -s "$OUT/part-starts.txt" ]; then
+# Wall seconds from each part's start to the next one's in its list (the
+# lists of parts run side by side overlap; the last part of a list runs to
+# its end).
+echo "end $(date +%s.%N)" >>"$PART_STARTS"
+if [ -n "$(grep -lv '^end ' "$OUT"/*part-starts.txt 2>/dev/null)" ]; then
     echo
     echo "seconds per part (from its start to the next part's):"
-    { cat "$OUT/part-starts.txt"; echo "end $(date +%s.%N)"; } |
-        awk 'NR > 1 { t[prev] += $2 - start } { prev = $1; start = $2 }
-             END { for (p in t) if (p != "end") printf "  %6.1f  %s\n", t[p], p }' | sort -rn
+    for f in "$OUT"/*part-starts.txt; do cat "$f"; echo "next 0"; done |
+        awk 'prev != "" && prev != "end" && prev != "next" { t[prev] += $2 - start }
+             { prev = $1; start = $2 }
+             END { for (p in t) printf "  %6.1f  %s\n", t[p], p }' | sort -rn
 fi
 # The ten slowest gradings, from the seconds each result file records.
 slowest=$(for f in "$OUT"/*.json; do

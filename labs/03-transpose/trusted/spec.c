@@ -206,8 +206,9 @@ const lab_spec LAB_03_TRANSPOSE = {
                  "matrix? guard the load with r < rows && c < cols and the store with "
                  "the transposed bounds. Or a float4 access through a pointer that is only "
                  "4-byte aligned (the right stage gives such pointers)",
-        .timeout = "the kernel never finished: a __syncthreads() that not every thread "
-                   "of the block reaches (inside an if on the bounds) can hang; keep "
+        .timeout = "the kernel never finished: does the loop over tile rows step forward "
+                   "(t += gridDim.y)? A __syncthreads() that not every thread of the "
+                   "block reaches (inside an if on the bounds) can hang too; keep "
                    "barriers outside the bounds checks",
         .too_slow = "make both sides coalesced through a shared-memory tile, and pad it "
                     "to 33 columns so reading a column hits 32 different banks; compare "

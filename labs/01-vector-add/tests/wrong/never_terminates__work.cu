@@ -1,7 +1,8 @@
 /* WRONG ON PURPOSE: a grid-stride loop that forgets to advance: it never ends.
- * Must first fail the work stage, at work's time limit (5 s in the tests).
+ * Must first fail the work stage, at work's time limit (5 s in the tests),
+ * with the lab's hint for a hang.
  * TIME-LIMITS: 5,10
- * REPORT-SAYS: timed out after 5
+ * REPORT-SAYS: does every loop's index move towards its end?
  * SMALLEST: a hang fails by the time limit, not on an answer to show
  */
 #include <cuda_runtime.h>
