@@ -1139,7 +1139,7 @@ answers_tests() {
     done
     awk -v deck=instructor -f slides/version.awk labs/03-transpose/slides/deck.md >"$decks/03-instructor.md"
     if "$bin" labs/03-transpose/solution labs/03-transpose:labs/03-transpose/trusted "$decks/03-instructor.md" |
-        grep -q "^FAIL .*transpose_tiled_conflicts"; then
+        grep -q "^FAIL .*lines of transpose_tiled (labs/03-transpose/solution/ladder.cu)"; then
         pass facts/answers/the_instructors_deck_keeps_the_answer
     else
         fail facts/answers/the_instructors_deck_keeps_the_answer "the check did not find lab 03's tiled kernel in $decks/03-instructor.md"
@@ -1269,9 +1269,16 @@ predict_tests() {
     mkdir -p "$dir"
     printf '1a = 4\n1b = 32\n2a = 65536\n2b = 4\n3a = 2\n3b = 16\n' >"$dir/right.txt"
     out=$(make -s --no-print-directory predict LAB=03 BUILD="$BUILD" ANSWERS="$dir/right.txt" \
+        SUBMISSION=labs/03-transpose/tests/correct/diagonal_block_order__fast.cu </dev/null 2>&1)
+    if [[ $out == *"6 of 6 answered, 6 right"* ]]; then pass predict/a_32x32_tile_kernel_counts_as_the_hardware_rules_say
+    else fail predict/a_32x32_tile_kernel_counts_as_the_hardware_rules_say "$(echo "$out" | grep -E 'missed|not|right$' | head -c 400)"; fi
+    # The reference moves 64 x 64 tiles: question 2 describes 32 x 32 ones.
+    out=$(make -s --no-print-directory predict LAB=03 BUILD="$BUILD" ANSWERS="$dir/right.txt" \
         SUBMISSION=labs/03-transpose/solution/transpose.cu </dev/null 2>&1)
-    if [[ $out == *"6 of 6 answered, 6 right"* ]]; then pass predict/the_reference_counts_as_the_hardware_rules_say
-    else fail predict/the_reference_counts_as_the_hardware_rules_say "$(echo "$out" | grep -E 'missed|not|right$' | head -c 400)"; fi
+    if [[ $out == *"2a  not measured"*"not the one the question describes"* ]] &&
+        [[ $out == *"2b  not measured"* ]] && [[ $out == *"1a  right"* ]]; then
+        pass predict/a_64x64_tile_kernel_is_not_judged_on_question_2
+    else fail predict/a_64x64_tile_kernel_is_not_judged_on_question_2 "$(echo "$out" | head -c 400)"; fi
     printf '1a = 32\n' >"$dir/miss.txt"
     out=$(make -s --no-print-directory predict LAB=03 BUILD="$BUILD" ANSWERS="$dir/miss.txt" </dev/null 2>&1)
     if echo "$out" | grep -q '^1a  missed' && [[ $out == *"why: "* ]] && [[ $out == *"1 of 6 answered, 0 right"* ]]

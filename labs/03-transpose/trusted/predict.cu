@@ -36,23 +36,38 @@ bool naive_store_sectors(double *value, char *note, std::size_t size)
     return per_request(k.global_store, value);
 }
 
+/* The student's kernel at the timed size, when it is the design questions
+ * 2a and 2b describe: 32 x 8 threads moving four floats each (32 x 32
+ * tiles). A 64 x 64 tile with the same threads would give other answers,
+ * right for it, so it is not judged against these. */
+bool as_described(emu::kernel_count *k, char *note, std::size_t size)
+{
+    if (!predict_call(PREDICT_SUBMISSION, TIMED, 4, k, note, size)) return false;
+    if (k->threads_run == 0) return false;
+    double per_thread = (double)k->global_load.bytes / sizeof(float) / (double)k->threads_run;
+    if (k->block[0] != 32 || k->block[1] != 8 || k->block[2] != 1 || per_thread != 4) {
+        std::snprintf(note, size,
+                      "your kernel launches %u x %u blocks of %u x %u threads loading %.3g floats "
+                      "each, not the one the question describes (32 x 32 tiles, 32 x 8 threads)",
+                      k->grid[0], k->grid[1], k->block[0], k->block[1], per_thread);
+        return false;
+    }
+    return true;
+}
+
 bool your_blocks(double *value, char *note, std::size_t size)
 {
     emu::kernel_count k;
-    if (!predict_call(PREDICT_SUBMISSION, TIMED, 4, &k, note, size)) return false;
+    if (!as_described(&k, note, size)) return false;
     *value = (double)k.blocks_launched;
-    std::snprintf(note, size, "(your kernel: %u x %u blocks of %u x %u threads%s)", k.grid[0], k.grid[1],
-                  k.block[0], k.block[1],
-                  k.block[0] == 32 && k.block[1] == 8 && k.block[2] == 1 ? ""
-                                                                           : "; the question assumes 32 x 8");
+    std::snprintf(note, size, "(your kernel: %u x %u blocks of 32 x 8 threads)", k.grid[0], k.grid[1]);
     return true;
 }
 
 bool your_elements_per_thread(double *value, char *note, std::size_t size)
 {
     emu::kernel_count k;
-    if (!predict_call(PREDICT_SUBMISSION, TIMED, 4, &k, note, size)) return false;
-    if (k.threads_run == 0) return false;
+    if (!as_described(&k, note, size)) return false;
     *value = (double)k.global_load.bytes / sizeof(float) / (double)k.threads_run;
     std::snprintf(note, size, "(floats your kernel loads per thread)");
     return true;

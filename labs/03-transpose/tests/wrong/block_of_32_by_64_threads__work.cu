@@ -1,12 +1,11 @@
 /* WRONG ON PURPOSE: the reference solution with blocks of 32 x 64 threads,
- * one thread per element of two tiles, as if a bigger block moved more data
- * at once. A block holds at most 1024 threads (32 x 32), so the launch is
+ * as if a bigger block moved its tile faster. A block holds at most 1024 threads (32 x 32), so the launch is
  * refused and cudaGetLastError says so; out is never written.
  * Must first fail the work stage.
  * REPORT-SAYS: at most 1024 threads per block
  *
  * BUILDS-ON: the reference (tests/fixtures.sh)
- * EDIT: s/dim3(TILE, ROWS)/dim3(TILE, 2 * TILE)/
+ * EDIT: s/dim3(THREADS_X, ROWS)/dim3(THREADS_X, 2 * THREADS_X)/
  */
 #include <cuda_runtime.h>
 

@@ -3,9 +3,10 @@
  * kernel still handles exactly one tile, the one at blockIdx.y, with no
  * loop over t = blockIdx.y, blockIdx.y + gridDim.y, ... So the launch is
  * accepted everywhere, and a matrix more than 65535 tiles tall silently
- * loses its bottom tiles: at 2097169 x 2 (65537 tiles down) the last 49
- * input rows are never transposed and those columns of d_out are never
- * written. Every other size has fewer than 65535 tiles down and is right.
+ * loses its bottom tiles: at 4194305 x 1 (131073 tiles down; 2097169 x 2,
+ * 65537 tiles, in the CPU emulation) the rows below 65535 x 32 are never
+ * transposed and those columns of d_out are never written. Every other
+ * size has fewer than 65535 tiles down and is right.
  * Must first fail the right stage.
  * REPORT-SAYS: part of d_out was never written
  * SMALLEST: only a matrix more than 65535 tiles tall (over 2 million rows) loses tiles
