@@ -1313,6 +1313,27 @@ predict_tests() {
     out=$(make -s --no-print-directory predict LAB=08 BUILD="$BUILD" ANSWERS="$dir/08.txt" </dev/null 2>&1)
     if [[ $out == *"3 of 3 answered, 3 right"* ]]; then pass predict/lab_08_counts_grid_and_strided_sectors
     else fail predict/lab_08_counts_grid_and_strided_sectors "$(echo "$out" | grep -A1 -E 'missed|not m' | head -c 400)"; fi
+    # Two runs for one lab take turns on its build folder: while the lab's
+    # lock is held, make counts waits (its log is left as it was), then runs.
+    if command -v flock >/dev/null; then
+        local lock=$BUILD/predict/01-vector-add pid waited=no code
+        mkdir -p "$lock" && echo "held by the test" >"$lock/build.log"
+        exec 8>"$lock.lock" && flock 8
+        make -s --no-print-directory counts LAB=01 BUILD="$BUILD" SUBMISSION=labs/01-vector-add/solution/vector_add.cu \
+            </dev/null >"$dir/waited.txt" 2>&1 8>&- &
+        pid=$!
+        sleep 2
+        grep -q "held by the test" "$lock/build.log" && kill -0 "$pid" 2>/dev/null && waited=yes
+        exec 8>&-
+        wait "$pid"
+        code=$?
+        if [ "$waited" = yes ] && [ "$code" = 0 ] && grep -q 'sectors per request' "$dir/waited.txt" &&
+            grep -q "waiting for another run for lab 01-vector-add to end" "$dir/waited.txt"
+        then pass predict/two_runs_for_one_lab_take_turns
+        else fail predict/two_runs_for_one_lab_take_turns "waited: $waited, exit $code: $(head -c 300 "$dir/waited.txt")"; fi
+    else
+        skip predict/two_runs_for_one_lab_take_turns "no flock here (util-linux)"
+    fi
     # make counts: the naive transpose's strided stores against the
     # reference's, as the lesson says they differ.
     out=$(make -s --no-print-directory counts LAB=03 BUILD="$BUILD" \
