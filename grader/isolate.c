@@ -197,6 +197,7 @@ static void iso_child(char *const argv[], const char *log_path, const iso_limits
         setrlimit(RLIMIT_FSIZE, &fs);
     }
     signal(SIGXFSZ, SIG_DFL);
+    signal(SIGPIPE, SIG_DFL); /* the grader ignores it (grade.c) */
     /* An unlimited stack makes the kernel map libraries and memory below
      * the program instead of above it, which the runner's fence relies on
      * (lockdown_fence in grader/runner/lockdown.cu): a finite one keeps the

@@ -472,6 +472,11 @@ EOF
         ./grade LAB=01 SUBMISSION=labs/01-vector-add/solution/vector_add.cu STAGE=right EMU=1
     cli_case emu_ladder_needs_gpu 3 "a ladder is timed, so it needs a GPU" -- \
         ./grade LAB=01 LADDER=1 EMU=1
+    # A reader that stops at the first line must not cost the results file.
+    rm -f "$OUT/closed-stdout.json"
+    cli_case results_kept_when_stdout_closes_early 0 '"name": "right", "status": "pass"' -- \
+        bash -c 'grade_emulated --lab 01 --submission labs/01-vector-add/solution/vector_add.cu \
+            --stage right --results "$0" | head -n 1 >/dev/null; cat "$0"' "$OUT/closed-stdout.json"
     if [ "$HAVE_GPU" = 0 ]; then
         cli_case emulates_without_gpu_then_exit_3 3 "fast  skipped: needs a GPU" -- \
             ./grade LAB=01 SUBMISSION=labs/01-vector-add/solution/vector_add.cu
