@@ -37,14 +37,8 @@ if [ ! -f "$submission" ]; then
 fi
 out=$BUILD/predict/$lab
 mkdir -p "$out"
-# One run at a time per lab: two at once (make test's parts, or two
-# terminals) would rebuild each other's objects and program under them. The
-# lock is held until the program ends (the descriptor outlives exec).
-exec 9>"$out.lock"
-if command -v flock >/dev/null && ! flock -n 9; then
-    echo "$tool: waiting for another run for lab $lab to end ($out.lock)" >&2
-    flock 9
-fi
+. grader/predict/take_turns.sh
+take_turns "$out"
 log=$out/build.log
 : >"$log"
 count_flags=(-O1 -fsanitize=thread)
