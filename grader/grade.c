@@ -40,7 +40,7 @@ typedef struct {
     long mem_limit_mb;
     iso_limits build;
     double work_limit_s, right_limit_s;
-    int keep, ladder, quick, emulate, build_only, lab_info;
+    int keep, ladder, quick, emulate, build_only, lab_info, no_smallest;
 } options;
 
 static void usage(void)
@@ -52,6 +52,7 @@ static void usage(void)
             "             [--keep-last DIR]   (the report also as DIR/<lab>.json, for make status)\n"
             "             [--mem-limit-mb N] [--instructor-seed-file FILE]\n"
             "             [--build-limits SECONDS,MB,FILE_MB,LOG_KB] [--time-limits WORK,RIGHT]\n"
+            "             [--no-smallest]\n"
             "             --root DIR --nvcc NVCC --arch SM --include DIR\n"
             "             --objects DIR --probe PROBE [--emu DIR --emu-objects DIR]\n"
             "Normally run through make: make grade LAB=01 [SUBMISSION=...] "
@@ -66,6 +67,8 @@ static void usage(void)
             "file written and the messages printed (default 120,4096,64,1024).\n"
             "--time-limits caps work's and right's calls at these seconds instead\n"
             "of the lab's (for tests of submissions that hang: a hang costs seconds).\n"
+            "--no-smallest does not try a failing call again at smaller sizes (the\n"
+            "report then shows the failing call as it was; same verdict, less time).\n"
             "A hidden instructor seed (the file's contents, or $CUDALAB_INSTRUCTOR_SEED)\n"
             "is mixed into every input; reports show only the public --seed.\n");
 }
@@ -103,6 +106,7 @@ static int parse_options(int argc, char **argv, options *o)
         if (!strcmp(a, "--emulate")) { o->emulate = 1; continue; }
         if (!strcmp(a, "--build-only")) { o->build_only = 1; continue; }
         if (!strcmp(a, "--lab-info")) { o->lab_info = 1; continue; }
+        if (!strcmp(a, "--no-smallest")) { o->no_smallest = 1; continue; }
         if (!strcmp(a, "--seed") && v) {
             char *end;
             o->seed = strtoull(v, &end, 0);
@@ -375,6 +379,7 @@ int main(int argc, char **argv)
     }
     g.work_limit_s = o.work_limit_s;
     g.right_limit_s = o.right_limit_s;
+    g.no_smallest = o.no_smallest;
     g.public_seed = o.seed;
     g.hidden_seed = secret != 0;
     g.seed = secret ? rng_derive(o.seed, secret) : o.seed;

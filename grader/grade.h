@@ -113,6 +113,10 @@ typedef struct {
     /* --time-limits: work's and right's calls capped at these seconds
      * instead of the lab's spec (0: the spec's, or the defaults). */
     double work_limit_s, right_limit_s;
+    /* --no-smallest: a failing call is not tried again at smaller sizes
+     * (for the tests on a GPU, which check the search on a few files only;
+     * the verdict is the same either way). */
+    int no_smallest;
     double started_s;                    /* iso_now_s() when grading began */
     double probe_seconds, build_seconds; /* wall time before the stages */
 } grade_ctx;

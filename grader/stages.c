@@ -543,7 +543,8 @@ static int small_halvings(const lab_spec *spec, const proto_call *c, int64_t ele
  * first wrong elements or its crash; nothing when none fails (a bug that
  * needs a large size), and the verdict is the same either way. The stage
  * records how many elements the case it shows has (the failing one, or
- * the smaller one found). */
+ * the smaller one found). With --no-smallest no search is made (the
+ * header says so). */
 enum { SMALL_CASE = 64 };
 static void show_smallest_failure(const grade_ctx *g, const calls_run *failed, stage_result *st)
 {
@@ -552,7 +553,7 @@ static void show_smallest_failure(const grade_ctx *g, const calls_run *failed, s
     proto_call c = failed->calls[failed->failed_call];
     st->failing_elements = case_elements(spec, &c.c);
     st->shows_failing_case = 1;
-    if (!spec->shrink_dims) return;
+    if (!spec->shrink_dims || g->no_smallest) return;
     proto_call list[PROTO_MAX_CALLS];
     int n = 0;
     int steps = 0;

@@ -467,6 +467,20 @@ EOF
     else
         fail cli/make_grade_ends_with_the_verdict "exit $code: $(tail -n 2 "$OUT/cli-make-fail.log" | tr '\n' ' ')"
     fi
+    # --no-smallest: the failing call as it was, said in the header and the
+    # JSON, where the same grading without it shows a smaller case.
+    grade_emulated --lab 01 --stage work --submission "$failing" --no-smallest \
+        --results "$OUT/cli-no-smallest.json" >"$OUT/cli-no-smallest.log" 2>&1
+    grade_emulated --lab 01 --stage work --submission "$failing" \
+        >"$OUT/cli-smallest.log" 2>&1
+    if grep -q '^smallest failing case not searched (--no-smallest)' "$OUT/cli-no-smallest.log" &&
+        grep -q '"smallest_searched": false' "$OUT/cli-no-smallest.json" &&
+        ! grep -q 'found by halving' "$OUT/cli-no-smallest.log" &&
+        grep -q 'found by halving the sizes: .* at n=1 ' "$OUT/cli-smallest.log"; then
+        pass cli/no_smallest_shows_the_failing_call_as_it_was
+    else
+        fail cli/no_smallest_shows_the_failing_call_as_it_was "$(grep -iE 'smallest|^work' "$OUT/cli-no-smallest.log" "$OUT/cli-smallest.log" | tr '\n' ' ')"
+    fi
     cli_case wrapper_keeps_exit_code 2 "STAGE must be" -- ./grade LAB=01 STAGE=quick
     cli_case emu_forced_stage_right 0 "right PASS .*\[emulated on the CPU\]" -- \
         ./grade LAB=01 SUBMISSION=labs/01-vector-add/solution/vector_add.cu STAGE=right EMU=1
@@ -681,25 +695,39 @@ hints_said() {
 export -f report_says said hints_said
 
 # ------------------------------------------------------ end to end, on a GPU
+# The smallest-case search (grader/stages.c) is information: it never
+# changes a verdict, the emu part checks what it finds for every wrong
+# file, and on a GPU it was over a third of the checks' time. So the GPU
+# grades with --no-smallest, except the files marked on a line
+# "SMALLEST-ON-GPU: <what it shows>" (a crash that ends the run, a case
+# that fails only after the calls before it, two sizes halved...), whose
+# search is checked here as the emu part checks it.
+smallest_option() {
+    grep -q 'SMALLEST-ON-GPU: ' "$1" || echo --no-smallest
+}
+export -f smallest_option
+
 # One case on the GPU; prints its PASS/FAIL line.
 e2e_one() {
     local name=$1 lab=$2 file=$3 want=$4 stage=$5
     want=${want//_/ }
     local json=$OUT/e2e-${name//\//_}.json
-    # shellcheck disable=SC2046 # the option and its value, or nothing
+    # shellcheck disable=SC2046 # the options and their values, or nothing
     CUDALAB_INSTRUCTOR_SEED=$(instructor_seed_of "$file") \
         grade --lab "$lab" --submission "$file" --stage "$stage" --results "$json" \
-        $(time_limits_of "$file") >"${json%.json}.log" 2>&1
+        $(time_limits_of "$file") $(smallest_option "$file") >"${json%.json}.log" 2>&1
     local got says
     got=$(stages_of "$json")
     says=$(report_says "$file")
     if [ "$got" = "$want" ] && said "${json%.json}.log" "$says"; then
         echo "PASS e2e/$name"
     elif [ "$got" = "$want" ]; then
-        echo "FAIL e2e/$name: the report does not say '$says'; $(hints_said "${json%.json}.log")"
+        echo "FAIL e2e/$name: the report does not say '$says'$([ -n "$(smallest_option "$file")" ] && echo " (graded with --no-smallest: if the smallest failing case says it, mark the file SMALLEST-ON-GPU)"); $(hints_said "${json%.json}.log")"
     else
         echo "FAIL e2e/$name: stages '$got', expected '$want'${says:+ and '$says'}: $(grep -E '^(work|right|fast) ' "${json%.json}.log" | tr '\n' ' ')"
     fi
+    [ -z "$(smallest_option "$file")" ] && smallest_one e2e-smallest "$name" "$file" "$json"
+    return 0
 }
 export -f e2e_one
 
@@ -816,7 +844,8 @@ emu_one() {
     else
         echo "FAIL emu/$name: stages '$got', expected '$expect': $(grep -E '^(work|right) ' "${json%.json}.log" | tr '\n' ' ')"
     fi
-    [[ $name == */wrong/* && $got == *fail* ]] && smallest_one "$name" "$file" "$json"
+    [[ $name == */wrong/* && $got == *fail* ]] && smallest_one smallest "$name" "$file" "$json"
+    return 0
 }
 export -f emu_one
 
@@ -829,19 +858,20 @@ export -f emu_one
 # the grader must indeed show none that small. A rejection before running
 # (no case at all) is neither.
 SMALLEST_MOST=$(grep -o 'SMALL_CASE = [0-9]*' grader/stages.c | awk '{ print $3 }')
+# smallest_one KIND NAME FILE JSON prints KIND/NAME's PASS/FAIL line.
 smallest_one() {
-    local name=$1 file=$2 json=$3 elements why
+    local kind=$1 name=$2 file=$3 json=$4 elements why
     grep -q '"name": "work", "status": "error"' "$json" && return
     elements=$(grep -m 1 -o '"failing_case_elements": [0-9]*' "$json" | awk '{ print $2 }')
     why=$(grep -m 1 -o 'SMALLEST: .*' "$file" | cut -c11-)
     if [ -z "$why" ] && [ -n "$elements" ] && [ "$elements" -le $SMALLEST_MOST ]; then
-        echo "PASS smallest/$name ($elements elements)"
+        echo "PASS $kind/$name ($elements elements)"
     elif [ -z "$why" ]; then
-        echo "FAIL smallest/$name: the report shows no failing case of at most $SMALLEST_MOST elements (${elements:-none}); make the grader find one, or say why none exists on a line 'SMALLEST: <why>'"
+        echo "FAIL $kind/$name: the report shows no failing case of at most $SMALLEST_MOST elements (${elements:-none}); make the grader find one, or say why none exists on a line 'SMALLEST: <why>'"
     elif [ -n "$elements" ] && [ "$elements" -le $SMALLEST_MOST ]; then
-        echo "FAIL smallest/$name: the file says no small case fails ($why), but the report shows one of $elements elements: drop its SMALLEST line"
+        echo "FAIL $kind/$name: the file says no small case fails ($why), but the report shows one of $elements elements: drop its SMALLEST line"
     else
-        echo "PASS smallest/$name (none at most $SMALLEST_MOST: $why)"
+        echo "PASS $kind/$name (none at most $SMALLEST_MOST: $why)"
     fi
 }
 export -f smallest_one

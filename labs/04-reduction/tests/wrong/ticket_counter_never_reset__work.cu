@@ -13,6 +13,7 @@
  * it: the report says so.
  * Must first fail the work stage.
  * REPORT-SAYS: it fails only after the smaller calls before it
+ * SMALLEST-ON-GPU: a case that fails only after the calls before it, tried again alone
  */
 #include <cuda_runtime.h>
 

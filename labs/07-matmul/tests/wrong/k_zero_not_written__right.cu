@@ -5,6 +5,7 @@
  * the smallest such case, one element.
  * Must first fail the right stage.
  * REPORT-SAYS: smallest failing case found by halving the sizes: d_c: 1 of 1 elements wrong at m=1, n=1, k=0
+ * SMALLEST-ON-GPU: two sizes halved down to one element
  */
 #include <cuda_runtime.h>
 

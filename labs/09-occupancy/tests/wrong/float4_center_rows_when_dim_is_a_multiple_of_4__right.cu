@@ -11,6 +11,7 @@
  * with dim a multiple of 4 and a pointer off is where it faults.
  * Must first fail the right stage.
  * REPORT-SAYS: access through a pointer that is only 4-byte aligned
+ * SMALLEST-ON-GPU: a fault, which ends the search's run at the first case that fails
  */
 #include <cuda_runtime.h>
 

@@ -7,6 +7,7 @@
  * BUILDS-ON: the reference
  * EDIT: s|    int row_tiles = (rows + TILE_H - 1) / TILE_H;|    int row_tiles = rows > TILE_H ? rows / TILE_H : 1;|
  * REPORT-SAYS: does your grid cover the last partial tile of rows and of columns
+ * SMALLEST-ON-GPU: a search that finds no case as small (its SMALLEST line)
  * SMALLEST: it needs a partial tile of rows after a whole one (more than 32 rows), and the radius of the failing case (5) brings a filter of 11 x 11 = 121 taps
  */
 extern "C" cudaError_t conv2d(const float *d_in, float *d_out, int rows, int cols,
