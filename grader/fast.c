@@ -686,10 +686,17 @@ void stage_fast(const grade_ctx *g, fast_runner *r, stage_result *st)
                   f->copy_gbps);
     }
     ladder_times ladder;
-    if (g->ladder_times && ladder_times_read(g->ladder_times, &ladder) == 0) {
+    if (g->ladder_dir && ladder_times_for(g->ladder_dir, g->device.name, &ladder) == 0) {
         char where[400];
         ladder_place(&ladder, g->device.name, f->submission_ms, where, sizeof where);
         sb_printf(&st->details, "on the lab's ladder: %s\n", where);
+        if (strcmp(ladder.device, g->device.name)) {
+            char file[160];
+            ladder_model_file(g->device.name, file, sizeof file);
+            sb_printf(&st->details, "    (`make ladder LAB=%.2s RESULTS=labs/%s/slides/%s` times "
+                                    "it on this GPU model, for placements here)\n",
+                      spec->id, spec->id, file);
+        }
     }
     sb_printf(&st->details, "median of %d samples, %s; thresholds: %s\n", f->samples,
               sampling(f), spec->fast.calibration ? spec->fast.calibration : "see the lab README");

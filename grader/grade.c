@@ -390,10 +390,9 @@ int main(int argc, char **argv)
     if (!mkdtemp(scratch)) { perror("grade: mkdtemp"); return EXIT_USAGE; }
     g.scratch = scratch;
     g.gpu_lock_dir = o.objects_dir;
-    char ladder_times_path[1024];
-    snprintf(ladder_times_path, sizeof ladder_times_path, "%s/labs/%s/slides/ladder.json", o.root,
-             g.spec->id);
-    g.ladder_times = ladder_times_path;
+    char ladder_dir[1024];
+    snprintf(ladder_dir, sizeof ladder_dir, "%s/labs/%s/slides", o.root, g.spec->id);
+    g.ladder_dir = ladder_dir;
 
     stage_result st[N_STAGES];
     memset(st, 0, sizeof st);

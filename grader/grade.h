@@ -98,7 +98,7 @@ typedef struct {
     const char *runner;       /* the built runner */
     const char *sanitizer;    /* compute-sanitizer, or NULL */
     const char *gpu_lock_dir; /* where gradings take turns on the GPU (gpu_lock.h) */
-    const char *ladder_times; /* the lab's ladder as timed (placement.h), or NULL */
+    const char *ladder_dir; /* where the lab's ladder timings are (placement.h), or NULL */
     char compile_flags[512];
     char symbols_checked[400]; /* what the allowlist check found, for reports */
     uint64_t seed;        /* what inputs are drawn from */

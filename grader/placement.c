@@ -45,6 +45,33 @@ int ladder_times_read(const char *path, ladder_times *t)
     return t->n > 0 ? 0 : -1;
 }
 
+void ladder_model_file(const char *device, char *out, size_t size)
+{
+    size_t n = (size_t)snprintf(out, size, "ladder-");
+    int dash = 0;
+    for (const char *c = device; *c && n + 6 < size; c++) {
+        int alnum = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9');
+        if (!alnum) {
+            dash = 1;
+            continue;
+        }
+        if (dash && out[n - 1] != '-') out[n++] = '-';
+        dash = 0;
+        out[n++] = (char)(*c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c);
+    }
+    snprintf(out + n, size - n, ".json");
+}
+
+int ladder_times_for(const char *slides_dir, const char *device, ladder_times *t)
+{
+    char name[160], path[1200];
+    ladder_model_file(device, name, sizeof name);
+    snprintf(path, sizeof path, "%s/%s", slides_dir, name);
+    if (ladder_times_read(path, t) == 0 && !strcmp(t->device, device)) return 0;
+    snprintf(path, sizeof path, "%s/ladder.json", slides_dir);
+    return ladder_times_read(path, t);
+}
+
 static int vendor(const char *name)
 {
     return !strncmp(name, "vendor_", 7) || !strncmp(name, "cub_", 4) || !strncmp(name, "thrust_", 7);

@@ -1196,6 +1196,20 @@ slides_tests() {
         else
             fail "slides/$lab/data" "$json lacks:${missing:- a right rung}"
         fi
+        # A ladder timed on another GPU model, for placements there
+        # (grader/placement.h): named after the device it records.
+        local model device named
+        for model in "$dir"/slides/ladder-*.json; do
+            [ -e "$model" ] || continue
+            device=$(grep -o '"device": "[^"]*"' "$model" | head -n 1 | cut -d'"' -f4)
+            named=ladder-$(echo "$device" | tr 'A-Z' 'a-z' | sed -E 's/[^a-z0-9]+/-/g; s/^-//; s/-$//').json
+            if [ "$(basename "$model")" = "$named" ] && grep -q '"right": true' "$model" &&
+                ! grep -q '"right": false' "$model"; then
+                pass "slides/$lab/$(basename "$model" .json)"
+            else
+                fail "slides/$lab/$(basename "$model" .json)" "$model records the device '${device:-none}' (its file would be $named) and must hold every rung right"
+            fi
+        done
     done
     # Without the tools, both scripts say what to install and exit 2.
     local empty=$OUT/empty-path script

@@ -1,6 +1,8 @@
 /* test_placement.c - where a timed call sits on the lab's ladder. */
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "placement.h"
@@ -101,7 +103,57 @@ static void another_gpu_gets_no_placement(void)
     CHECK(!strstr(line, "between"));
 }
 
+static void a_model_gets_a_file_name(void)
+{
+    char name[160];
+    ladder_model_file("NVIDIA H200", name, sizeof name);
+    CHECK(strcmp(name, "ladder-nvidia-h200.json") == 0);
+    ladder_model_file(H100, name, sizeof name);
+    CHECK(strcmp(name, "ladder-nvidia-h100-80gb-hbm3.json") == 0);
+    ladder_model_file(" GeForce RTX  4090 (x)", name, sizeof name);
+    CHECK(strcmp(name, "ladder-geforce-rtx-4090-x.json") == 0);
+}
+
+/* A ladder timed on this model is taken before the slides' ladder.json,
+ * which is taken when there is none, or when the model's file holds
+ * another GPU's figures. */
+static void the_ladder_of_this_model_comes_first(void)
+{
+    const char *dir = "/tmp/cudalab-test-ladders";
+    char path[256];
+    mkdir(dir, 0700);
+    snprintf(path, sizeof path, "%s/ladder.json", dir);
+    FILE *f = fopen(path, "w");
+    CHECK(f);
+    if (!f) return;
+    fprintf(f, "{\"device\": \"%s\", \"rungs\": [{\"name\": \"v1_slides\", \"ms\": 2.0}]}\n", H100);
+    fclose(f);
+    ladder_times t;
+    CHECK(ladder_times_for(dir, "NVIDIA H200", &t) == 0 && !strcmp(t.rung[0].name, "v1_slides"));
+    snprintf(path, sizeof path, "%s/ladder-nvidia-h200.json", dir);
+    f = fopen(path, "w");
+    CHECK(f);
+    if (!f) return;
+    fprintf(f, "{\"device\": \"NVIDIA H200\", \"rungs\": [{\"name\": \"v1_h200\", \"ms\": 1.5}]}\n");
+    fclose(f);
+    CHECK(ladder_times_for(dir, "NVIDIA H200", &t) == 0 && !strcmp(t.rung[0].name, "v1_h200"));
+    CHECK(ladder_times_for(dir, H100, &t) == 0 && !strcmp(t.rung[0].name, "v1_slides"));
+    f = fopen(path, "w"); /* the file of the H200 with an H100's figures */
+    CHECK(f);
+    if (!f) return;
+    fprintf(f, "{\"device\": \"%s\", \"rungs\": [{\"name\": \"v1_h200\", \"ms\": 1.5}]}\n", H100);
+    fclose(f);
+    CHECK(ladder_times_for(dir, "NVIDIA H200", &t) == 0 && !strcmp(t.rung[0].name, "v1_slides"));
+    remove(path);
+    snprintf(path, sizeof path, "%s/ladder.json", dir);
+    remove(path);
+    rmdir(dir);
+    CHECK(ladder_times_for(dir, "NVIDIA H200", &t) == -1);
+}
+
 const unit_test placement_tests[] = {
+    TEST(a_model_gets_a_file_name),
+    TEST(the_ladder_of_this_model_comes_first),
     TEST(ladder_file_is_read),
     TEST(the_labs_ladders_are_read),
     TEST(a_call_between_rungs_gets_the_next_one),
