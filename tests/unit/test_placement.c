@@ -1,4 +1,5 @@
 /* test_placement.c - where a timed call sits on the lab's ladder. */
+#include <glob.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -114,6 +115,23 @@ static void a_model_gets_a_file_name(void)
     CHECK(strcmp(name, "ladder-geforce-rtx-4090-x.json") == 0);
 }
 
+/* Every lab's ladder for another GPU model is read, and named as the
+ * grader looks for it on the device it records. */
+static void every_models_ladder_is_named_after_its_device(void)
+{
+    glob_t files;
+    if (glob("labs/*/slides/ladder-*.json", 0, NULL, &files) != 0) return; /* none */
+    for (size_t i = 0; i < files.gl_pathc; i++) {
+        const char *path = files.gl_pathv[i], *base = strrchr(path, '/') + 1;
+        ladder_times t;
+        char name[160] = "";
+        if (ladder_times_read(path, &t) == 0) ladder_model_file(t.device, name, sizeof name);
+        if (strcmp(name, base)) fprintf(stderr, "  %s: its device's file is '%s'\n", path, name);
+        CHECK(strcmp(name, base) == 0);
+    }
+    globfree(&files);
+}
+
 /* A ladder timed on this model is taken before the slides' ladder.json,
  * which is taken when there is none, or when the model's file holds
  * another GPU's figures. */
@@ -154,6 +172,7 @@ static void the_ladder_of_this_model_comes_first(void)
 const unit_test placement_tests[] = {
     TEST(a_model_gets_a_file_name),
     TEST(the_ladder_of_this_model_comes_first),
+    TEST(every_models_ladder_is_named_after_its_device),
     TEST(ladder_file_is_read),
     TEST(the_labs_ladders_are_read),
     TEST(a_call_between_rungs_gets_the_next_one),
