@@ -2,6 +2,7 @@
 #
 #   make grade LAB=01 [SUBMISSION=file.cu] [STAGE=work|right|fast] [RESULTS=out.json] [SEED=n]
 #                     [BUILD_ONLY=1: compile and check the rules, run nothing]
+#                     [FAST_ONLY=1: time fast alone, for a file whose work and right passed before]
 #   make test          the project's own tests (last line: N passed, N failed, N skipped)
 #   make bench-grader [LAB=NN]  seconds per stage of grading each reference and skeleton, then one class batch per lab
 #   make solutions     grade every reference solution
@@ -194,7 +195,7 @@ EMU_ARGS = --emu $(EMU_BUILD) --emu-objects $(EMU_TRUSTED)
 GRADE_CMD = $(GRADER) $(EMU_ARGS) --lab $(LAB_ID) --stage $(STAGE) $(if $(filter 1 yes,$(EMU)),--emulate) \
 	$(if $(SUBMISSION),--submission '$(SUBMISSION)') $(if $(RESULTS),--results '$(RESULTS)') \
 	$(if $(SEED),--seed $(SEED)) $(if $(KEEP),--keep) $(if $(LADDER),--ladder) \
-	$(if $(BUILD_ONLY),--build-only) $(if $(filter 1 yes,$(NO_LAST)),,--keep-last $(BUILD)/last)
+	$(if $(BUILD_ONLY),--build-only) $(if $(filter 1 yes,$(FAST_ONLY)),--fast-only) $(if $(filter 1 yes,$(NO_LAST)),,--keep-last $(BUILD)/last)
 
 # ./grade takes the same arguments and keeps the grader's exit codes (0
 # passed, 1 failed, 2 usage error or no verdict, 3 no GPU): scripts use it.

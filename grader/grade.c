@@ -40,7 +40,7 @@ typedef struct {
     long mem_limit_mb;
     iso_limits build;
     double work_limit_s, right_limit_s;
-    int keep, ladder, quick, emulate, build_only, lab_info, no_smallest;
+    int keep, ladder, quick, emulate, build_only, lab_info, no_smallest, fast_only;
 } options;
 
 static void usage(void)
@@ -52,7 +52,7 @@ static void usage(void)
             "             [--keep-last DIR]   (the report also as DIR/<lab>.json, for make status)\n"
             "             [--mem-limit-mb N] [--instructor-seed-file FILE]\n"
             "             [--build-limits SECONDS,MB,FILE_MB,LOG_KB] [--time-limits WORK,RIGHT]\n"
-            "             [--no-smallest]\n"
+            "             [--no-smallest] [--fast-only]\n"
             "             --root DIR --nvcc NVCC --arch SM --include DIR\n"
             "             --objects DIR --probe PROBE [--emu DIR --emu-objects DIR]\n"
             "Normally run through make: make grade LAB=01 [SUBMISSION=...] "
@@ -69,6 +69,10 @@ static void usage(void)
             "of the lab's (for tests of submissions that hang: a hang costs seconds).\n"
             "--no-smallest does not try a failing call again at smaller sizes (the\n"
             "report then shows the failing call as it was; same verdict, less time).\n"
+            "--fast-only times the submission without running work and right first\n"
+            "(for a file whose work and right passed before: the timed calls are still\n"
+            "checked, but the small cases, the edge cases and the sanitizers are not,\n"
+            "so its PASS is fast's alone, never the submission's).\n"
             "A hidden instructor seed (the file's contents, or $CUDALAB_INSTRUCTOR_SEED)\n"
             "is mixed into every input; reports show only the public --seed.\n");
 }
@@ -107,6 +111,7 @@ static int parse_options(int argc, char **argv, options *o)
         if (!strcmp(a, "--build-only")) { o->build_only = 1; continue; }
         if (!strcmp(a, "--lab-info")) { o->lab_info = 1; continue; }
         if (!strcmp(a, "--no-smallest")) { o->no_smallest = 1; continue; }
+        if (!strcmp(a, "--fast-only")) { o->fast_only = 1; continue; }
         if (!strcmp(a, "--seed") && v) {
             char *end;
             o->seed = strtoull(v, &end, 0);
@@ -157,6 +162,11 @@ static int parse_options(int argc, char **argv, options *o)
     if (o->quick && !o->ladder) {
         fprintf(stderr, "grade: --quick is for a ladder (--ladder); the fast stage always "
                         "samples in full\n");
+        return -1;
+    }
+    if (o->fast_only && (o->ladder || o->build_only || strcmp(o->stage, "fast"))) {
+        fprintf(stderr, "grade: --fast-only times a submission's fast stage: not with --ladder, "
+                        "--build-only or a --stage other than fast\n");
         return -1;
     }
     if (o->lab_info) return 0;
@@ -252,7 +262,9 @@ static int finish(const options *o, const grade_ctx *g, stage_result *st, int co
         fprintf(stderr, "grade: cannot write %s\n", o->results);
         if (code == EXIT_PASSED) code = EXIT_USAGE;
     }
-    if (o->keep_last && g->spec && !o->ladder && !o->build_only) keep_last(o->keep_last, g, st, passed);
+    /* a fast stage alone is not the lab's last result */
+    if (o->keep_last && g->spec && !o->ladder && !o->build_only && !o->fast_only)
+        keep_last(o->keep_last, g, st, passed);
     if (!o->keep) {
         char cmd[600];
         snprintf(cmd, sizeof cmd, "rm -rf '%s'", g->scratch);
@@ -380,6 +392,7 @@ int main(int argc, char **argv)
     g.work_limit_s = o.work_limit_s;
     g.right_limit_s = o.right_limit_s;
     g.no_smallest = o.no_smallest;
+    g.fast_only = o.fast_only;
     g.public_seed = o.seed;
     g.hidden_seed = secret != 0;
     g.seed = secret ? rng_derive(o.seed, secret) : o.seed;
@@ -534,7 +547,10 @@ int main(int argc, char **argv)
      * run; it touches the GPU only when told to, after they passed. */
     fast_runner fast = {0};
     if (last == STAGE_FAST && !g.emulated) fast_start(&g, &fast);
-    for (int i = 0; i <= last; i++) {
+    int first = o.fast_only ? STAGE_FAST : STAGE_WORK;
+    skip_rest(st, STAGE_WORK, first, "not run (--fast-only)");
+    for (int i = 0; i < first; i++) report_stage(&st[i]);
+    for (int i = first; i <= last; i++) {
         if (code != EXIT_PASSED) {
             skip_rest(st, i, i + 1, gate[i]);
         } else if (g.emulated && i == STAGE_FAST) {
@@ -562,9 +578,15 @@ int main(int argc, char **argv)
     }
     fast_abandon(&fast);
     if (code == EXIT_PASSED && needed_gpu) {
-        printf("verdict: the stages that could run passed; fast needs a GPU\n");
+        printf("verdict: %s\n", o.fast_only ? "not graded: --fast-only times, which needs a GPU"
+                                             : "the stages that could run passed; fast needs a GPU");
         return finish(&o, &g, st, EXIT_NO_GPU);
     }
-    printf("%s\n", code == EXIT_PASSED ? "verdict: PASS" : "verdict: FAIL");
+    if (o.fast_only)
+        printf("%s\n", code == EXIT_PASSED ? "verdict: fast PASS (work and right not run: "
+                                             "--fast-only)"
+                                           : "verdict: FAIL");
+    else
+        printf("%s\n", code == EXIT_PASSED ? "verdict: PASS" : "verdict: FAIL");
     return finish(&o, &g, st, code);
 }

@@ -117,6 +117,9 @@ typedef struct {
      * (for the tests on a GPU, which check the search on a few files only;
      * the verdict is the same either way). */
     int no_smallest;
+    /* --fast-only: work and right are not run (their checks passed in an
+     * earlier grading); the report and the JSON say so. */
+    int fast_only;
     double started_s;                    /* iso_now_s() when grading began */
     double probe_seconds, build_seconds; /* wall time before the stages */
 } grade_ctx;

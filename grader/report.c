@@ -46,6 +46,7 @@ void report_header(const grade_ctx *g)
         printf("time limits set by --time-limits: work %g s, right %g s\n", g->work_limit_s,
                g->right_limit_s);
     if (g->no_smallest) printf("smallest failing case not searched (--no-smallest)\n");
+    if (g->fast_only) printf("work and right not run (--fast-only): this grading times fast alone\n");
     if (g->compile_flags[0]) printf("built with: %s\n", g->compile_flags);
     if (g->symbols_checked[0]) printf("calls checked: %s\n", g->symbols_checked);
 }
@@ -216,6 +217,7 @@ int report_json(const char *path, const grade_ctx *g, const stage_result *st,
         fprintf(f, ", \"time_limits_s\": {\"work\": %g, \"right\": %g}", g->work_limit_s,
                 g->right_limit_s);
     if (g->no_smallest) fputs(", \"smallest_searched\": false", f);
+    if (g->fast_only) fputs(", \"fast_only\": true", f);
     fprintf(f, ", \"stages\": [");
     for (int i = 0; i < n; i++) {
         fprintf(f, "%s\n  {\"name\": \"%s\", \"status\": \"%s\", \"message\": ", i ? "," : "",
