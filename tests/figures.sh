@@ -10,7 +10,7 @@ echo "| case | % of roof | speedup | fast |"
 echo "|---|---|---|---|"
 for json in "$dir"/e2e-*.json; do
     grep -q '"fast": {' "$json" 2>/dev/null || continue
-    name=$(basename "$json" .json | sed 's/^e2e-//; s/\.timed$//') # a timed case's fast stage
+    name=$(basename "$json" .json | sed 's/^e2e-//')
     roof=$(field roofline_fraction "$json")
     speed=$(field speedup "$json")
     verdict=$(grep -o '"name": "fast", "status": "[a-z]*"' "$json" | sed 's/.*: "//; s/"//')

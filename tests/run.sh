@@ -510,6 +510,31 @@ EOF
         skip cli/no_gpu_no_emulation_exit_3 "this machine has a GPU"
         skip cli/no_gpu_json_says_skipped "this machine has a GPU"
     fi
+    fast_only_tests
+}
+
+# grade --fast-only on a GPU: the fast stage alone, said in the report and
+# the JSON, and as strict as ever about speed.
+fast_only_tests() {
+    if [ "$HAVE_GPU" = 0 ]; then
+        skip cli/fast_only_times_alone "needs a GPU ($GPU_REASON)"
+        skip cli/fast_only_json_says_so "needs a GPU ($GPU_REASON)"
+        skip cli/fast_only_fails_a_slow_file "needs a GPU ($GPU_REASON)"
+        return
+    fi
+    rm -f "$OUT/cli-fast-only.json"
+    cli_case fast_only_times_alone 0 "verdict: fast PASS (work and right not run" -- \
+        ./grade LAB=01 SUBMISSION=labs/01-vector-add/solution/vector_add.cu FAST_ONLY=1 \
+        RESULTS="$PWD/$OUT/cli-fast-only.json" NO_LAST=1
+    if grep -q '"fast_only": true' "$OUT/cli-fast-only.json" 2>/dev/null &&
+        grep -q '"name": "work", "status": "skipped"' "$OUT/cli-fast-only.json" &&
+        grep -q '"name": "fast", "status": "pass"' "$OUT/cli-fast-only.json"; then
+        pass cli/fast_only_json_says_so
+    else
+        fail cli/fast_only_json_says_so "$OUT/cli-fast-only.json lacks fast_only, a skipped work or a passed fast"
+    fi
+    cli_case fast_only_fails_a_slow_file 1 "fast  FAIL" -- \
+        ./grade LAB=01 SUBMISSION=labs/01-vector-add/tests/wrong/small_blocks__fast.cu FAST_ONLY=1 NO_LAST=1
 }
 
 # The CLI cases that load every CPU or keep the GPU busy on purpose: before
@@ -711,90 +736,30 @@ smallest_option() {
 }
 export -f smallest_option
 
-# grade_e2e JSON FILE ARGS...: one grading of FILE on the GPU for a case,
-# the report beside JSON (.log), with the file's hidden seed, time limits
-# and smallest-case search.
-grade_e2e() {
-    local json=$1 file=$2
-    shift 2
-    # shellcheck disable=SC2046 # the options and their values, or nothing
-    CUDALAB_INSTRUCTOR_SEED=$(instructor_seed_of "$file") \
-        grade --submission "$file" --results "$json" $(time_limits_of "$file") \
-        $(smallest_option "$file") "$@" >"${json%.json}.log" 2>&1
-}
-export -f grade_e2e
-
-# e2e_verdict NAME FILE WANT GOT LOG...: the case's PASS/FAIL line, from
-# the statuses its gradings got and the reports they wrote.
-e2e_verdict() {
-    local name=$1 file=$2 want=$3 got=$4
-    shift 4
-    local says no_smallest
-    says=$(report_says "$file")
-    no_smallest=$(smallest_option "$file")
-    cat "$@" >"$OUT/e2e-${name//\//_}.said"
-    if [ "$got" = "$want" ] && said "$OUT/e2e-${name//\//_}.said" "$says"; then
-        echo "PASS e2e/$name"
-    elif [ "$got" = "$want" ]; then
-        echo "FAIL e2e/$name: the report does not say '$says'${no_smallest:+ (graded with --no-smallest: if the smallest failing case says it, mark the file SMALLEST-ON-GPU)}; $(hints_said "$OUT/e2e-${name//\//_}.said")"
-    else
-        echo "FAIL e2e/$name: stages '$got', expected '$want'${says:+ and '$says'}: $(grep -hE '^(work|right|fast) ' "$@" | tr '\n' ' ')"
-    fi
-}
-export -f e2e_verdict
-
-# One case that stops at work or right on the GPU; prints its PASS/FAIL
-# line.
+# One case on the GPU; prints its PASS/FAIL line.
 e2e_one() {
     local name=$1 lab=$2 file=$3 want=$4 stage=$5
-    local json=$OUT/e2e-${name//\//_}.json
-    grade_e2e "$json" "$file" --lab "$lab" --stage "$stage"
-    e2e_verdict "$name" "$file" "${want//_/ }" "$(stages_of "$json")" "${json%.json}.log"
-    [ -n "$(smallest_option "$file")" ] || smallest_one e2e-smallest "$name" "$file" "$json"
+    want=${want//_/ }
+    local json=$OUT/e2e-${name//\//_}.json no_smallest
+    no_smallest=$(smallest_option "$file")
+    # shellcheck disable=SC2046,SC2086 # the options and their values, or nothing
+    CUDALAB_INSTRUCTOR_SEED=$(instructor_seed_of "$file") \
+        grade --lab "$lab" --submission "$file" --stage "$stage" --results "$json" \
+        $(time_limits_of "$file") $no_smallest >"${json%.json}.log" 2>&1
+    local got says
+    got=$(stages_of "$json")
+    says=$(report_says "$file")
+    if [ "$got" = "$want" ] && said "${json%.json}.log" "$says"; then
+        echo "PASS e2e/$name"
+    elif [ "$got" = "$want" ]; then
+        echo "FAIL e2e/$name: the report does not say '$says'${no_smallest:+ (graded with --no-smallest: if the smallest failing case says it, mark the file SMALLEST-ON-GPU)}; $(hints_said "${json%.json}.log")"
+    else
+        echo "FAIL e2e/$name: stages '$got', expected '$want'${says:+ and '$says'}: $(grep -E '^(work|right|fast) ' "${json%.json}.log" | tr '\n' ' ')"
+    fi
+    [ -z "$no_smallest" ] && smallest_one e2e-smallest "$name" "$file" "$json"
     return 0
 }
 export -f e2e_one
-
-# A case that is timed is graded twice: its checks (work and right, up to
-# --stage right) among the other checks, which share the GPU, and then
-# its fast stage alone (--fast-only), among the timings, which take it in
-# turn. Timings and checks then never wait for each other case by case
-# (grader/gpu_lock.h). The checks say how they went in NAME.checked; a
-# failure there is the case's FAIL line, and its timing is not run.
-e2e_checks() {
-    local name=$1 lab=$2 file=$3 want=$4
-    local json=$OUT/e2e-${name//\//_}.json want_checks got
-    want_checks="$(echo "${want//_/ }" | cut -d' ' -f1-2) skipped"
-    grade_e2e "$json" "$file" --lab "$lab" --stage right
-    got=$(stages_of "$json")
-    if [ "$got" = "$want_checks" ]; then
-        echo pass >"${json%.json}.checked.tmp"
-    else
-        e2e_verdict "$name" "$file" "$want_checks" "$got" "${json%.json}.log"
-        echo fail >"${json%.json}.checked.tmp"
-    fi
-    mv "${json%.json}.checked.tmp" "${json%.json}.checked"
-}
-export -f e2e_checks
-
-e2e_timed() {
-    local name=$1 lab=$2 file=$3 want=$4
-    local json=$OUT/e2e-${name//\//_}.json
-    local timed=${json%.json}.timed.json
-    # The checks went first in the list; a few may still be running (each
-    # grading ends within its time limits: 15 minutes is far past them).
-    local tenths=0
-    while [ ! -e "${json%.json}.checked" ]; do
-        [ $((tenths += 2)) -le 9000 ] || { echo "FAIL e2e/$name: its checks never ended"; return 0; }
-        sleep 0.2
-    done
-    [ "$(cat "${json%.json}.checked")" = pass ] || return 0
-    grade_e2e "$timed" "$file" --lab "$lab" --fast-only
-    e2e_verdict "$name" "$file" "${want//_/ }" \
-        "$(stages_of "$json" | cut -d' ' -f1-2) $(stages_of "$timed" | cut -d' ' -f3)" \
-        "${json%.json}.log" "${timed%.json}.log"
-}
-export -f e2e_timed
 
 # One lab's ladder on the GPU: every rung right, and the top rung faster
 # than the first. Sampled with --quick: the test proves the rungs, make
@@ -815,19 +780,13 @@ ladder_one() {
 }
 export -f ladder_one
 
-# One line of the GPU's work list: "GPU ladder LAB", "GPU case ...", "GPU
-# checks ..." or "GPU timed ...", where GPU is the CUDA_VISIBLE_DEVICES for
-# it ("-": leave it as it is).
+# One line of the GPU's work list: "GPU ladder LAB" or "GPU case...", where
+# GPU is the CUDA_VISIBLE_DEVICES for it ("-": leave it as it is).
 e2e_job() {
-    local gpu=$1 kind=$2
-    shift 2
+    local gpu=$1
+    shift
     [ "$gpu" = - ] || export CUDA_VISIBLE_DEVICES=$gpu
-    case $kind in
-    ladder) ladder_one "$@" ;;
-    checks) e2e_checks "$@" ;;
-    timed) e2e_timed "$@" ;;
-    *) e2e_one "$@" ;;
-    esac
+    if [ "$1" = ladder ]; then ladder_one "$2"; else e2e_one "$@"; fi
 }
 export -f e2e_job
 
@@ -857,23 +816,20 @@ e2e_tests() {
     [ -n "$gpus" ] || gpus=$(nvidia-smi -L 2>/dev/null | awk '/^GPU /{ printf "%d ", n++ }')
     [ "$(echo $gpus | wc -w)" -gt 1 ] || gpus=-
     local jobs=${E2E_JOBS:-$(($(nproc) / 2 > 2 ? $(nproc) / 2 : 2))}
-    # A case stops at the stage its verdict is decided in. The checks go
-    # first, side by side: those of the timed cases (so that they are done
-    # when their timings come), then the cases that stop at work or right.
-    # A timing (the fast stage, a ladder) has the GPU alone, and every
-    # check running when it asks must end first while none starts
-    # (grader/gpu_lock.h), so the timings come last, the ladders spread
-    # among them. A case's GPU is the same for its checks and its timing.
+    # A case stops at the stage its verdict is decided in. Those that stop
+    # at work or right go first: they only check, side by side. A timing
+    # (the fast stage, a ladder) has the GPU alone, and every check running
+    # when it asks must end first while none starts (grader/gpu_lock.h), so
+    # the timings come last, the ladders spread among them.
     list_cases | awk -v ladders="${ladders[*]}" -v gpus="$gpus" '
         { if ($4 == "fail_skipped_skipped") $5 = "work"; else if ($4 ~ /_skipped$/ && $5 == "fast") $5 = "right"
           if ($5 == "fast") timed[++t] = $0; else checked[++c] = $0 }
         END { n = split(ladders, l, " "); g = split(gpus, gpu, " "); every = n ? int(t / n) + 1 : t + 1
               k = 0; j = 0
-              for (i = 1; i <= t; i++) { on[i] = gpu[j++ % g + 1]; print on[i], "checks", timed[i] }
-              for (i = 1; i <= c; i++) print gpu[j++ % g + 1], "case", checked[i]
+              for (i = 1; i <= c; i++) print gpu[j++ % g + 1], checked[i]
               for (i = 1; i <= t; i++) {
                   if ((i - 1) % every == 0 && k < n) print gpu[j++ % g + 1], "ladder", l[++k]
-                  print on[i], "timed", timed[i] }
+                  print gpu[j++ % g + 1], timed[i] }
               while (k < n) print gpu[j++ % g + 1], "ladder", l[++k] }' |
         OUT=$OUT xargs -r -P "$jobs" -L 1 bash -c 'e2e_job "$@"' _ | tee -a "$RESULTS"
 }
