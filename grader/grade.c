@@ -547,11 +547,10 @@ int main(int argc, char **argv)
      * run; it touches the GPU only when told to, after they passed. */
     fast_runner fast = {0};
     if (last == STAGE_FAST && !g.emulated) fast_start(&g, &fast);
-    int first = o.fast_only ? STAGE_FAST : STAGE_WORK;
-    skip_rest(st, STAGE_WORK, first, "not run (--fast-only)");
-    for (int i = 0; i < first; i++) report_stage(&st[i]);
-    for (int i = first; i <= last; i++) {
-        if (code != EXIT_PASSED) {
+    for (int i = 0; i <= last; i++) {
+        if (o.fast_only && i < STAGE_FAST) {
+            skip_rest(st, i, i + 1, "not run (--fast-only)");
+        } else if (code != EXIT_PASSED) {
             skip_rest(st, i, i + 1, gate[i]);
         } else if (g.emulated && i == STAGE_FAST) {
             skip_rest(st, i, i + 1, "skipped: needs a GPU (timing cannot be emulated)");
@@ -582,11 +581,8 @@ int main(int argc, char **argv)
                                              : "the stages that could run passed; fast needs a GPU");
         return finish(&o, &g, st, EXIT_NO_GPU);
     }
-    if (o.fast_only)
-        printf("%s\n", code == EXIT_PASSED ? "verdict: fast PASS (work and right not run: "
-                                             "--fast-only)"
-                                           : "verdict: FAIL");
-    else
-        printf("%s\n", code == EXIT_PASSED ? "verdict: PASS" : "verdict: FAIL");
+    printf("verdict: %s\n", code != EXIT_PASSED ? "FAIL"
+                            : o.fast_only      ? "fast PASS (work and right not run: --fast-only)"
+                                               : "PASS");
     return finish(&o, &g, st, code);
 }
