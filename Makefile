@@ -22,6 +22,8 @@
 # SM=90 picks the GPU architecture; by default it is read off the GPU, or 90
 # (the H100) when there is none. NVCC=/path/to/nvcc picks the compiler.
 # EMU=1 runs work and right on the CPU (the default when there is no GPU).
+# A file built before, unchanged and built the same way, reuses its runner
+# from BUILD_CACHE (build/cache; BUILD_CACHE= builds every file afresh).
 
 NVCC      ?= nvcc
 empty :=
@@ -33,6 +35,7 @@ CC        := gcc
 endif
 BUILD     ?= build
 STAGE     ?= fast
+BUILD_CACHE ?= $(BUILD)/cache
 SM        ?= $(or $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d '.'),90)
 
 CUDA_HOME ?= $(patsubst %/bin/,%,$(dir $(shell command -v $(NVCC))))
@@ -189,7 +192,7 @@ check-lab:
 # start of every grade command. tests/run.sh asks for it (make
 # grader-command; with EMU=1, the command that emulates).
 GRADER   = $(BUILD)/grade --root . --nvcc $(NVCC) --arch sm_$(SM) --include common \
-	--objects $(TRUSTED) --probe $(BUILD)/probe
+	--objects $(TRUSTED) --probe $(BUILD)/probe $(if $(BUILD_CACHE),--build-cache $(BUILD_CACHE))
 EMU_ARGS = --emu $(EMU_BUILD) --emu-objects $(EMU_TRUSTED)
 
 GRADE_CMD = $(GRADER) $(EMU_ARGS) --lab $(LAB_ID) --stage $(STAGE) $(if $(filter 1 yes,$(EMU)),--emulate) \

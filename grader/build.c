@@ -18,6 +18,8 @@
  *   5. what it calls (symbols.h) and defines (object_rules.h); then every
  *      symbol but the entry point is made local;
  *   6. the link, trusted objects first.
+ * A file built before, unchanged, with nothing it read or was linked with
+ * changed, is not built again (build_cache.h): its runner is reused.
  *
  * Two toolchains: nvcc for the GPU, or, for the CPU emulation, the launch
  * rewriter and g++ against common/emu. The flags match the Makefile's
@@ -35,6 +37,7 @@
 #include <unistd.h>
 
 #include "build.h"
+#include "build_cache.h"
 #include "grade.h"
 #include "isolate.h"
 #include "object_rules.h"
@@ -384,19 +387,26 @@ static void compiler_args(const build_config *b, grade_ctx *g, arg_list *a, cons
             arg(a, "%s/emu/cuda_emu.h", b->include_dir);
         arg(a, "-iquote");
         arg(a, "%s", src_dir);
-        snprintf(g->compile_flags, sizeof g->compile_flags,
-                 "g++ -std=c++17 -O2 -ffp-contract=off -fsanitize=thread (CPU emulation, common/emu)");
     } else {
         arg(a, "%s", b->nvcc);
         arg(a, "-std=c++17");
         arg(a, "-arch=%s", b->arch);
-        snprintf(g->compile_flags, sizeof g->compile_flags, "%s -O3 -lineinfo -std=c++17 -arch=%s",
-                 b->nvcc, b->arch);
     }
     arg(a, "%s", input);
     arg(a, "-I%s", b->include_dir);
     if (b->source_dir) arg(a, "-I%s", b->source_dir);
     if (b->grader_dir) arg(a, "-I%s", b->grader_dir);
+}
+
+/* The compile's flags as the report names them. */
+static void describe_compiler(const build_config *b, grade_ctx *g)
+{
+    if (g->emulated)
+        snprintf(g->compile_flags, sizeof g->compile_flags,
+                 "g++ -std=c++17 -O2 -ffp-contract=off -fsanitize=thread (CPU emulation, common/emu)");
+    else
+        snprintf(g->compile_flags, sizeof g->compile_flags, "%s -O3 -lineinfo -std=c++17 -arch=%s",
+                 b->nvcc, b->arch);
 }
 
 int build_runner(const build_config *b, grade_ctx *g, char *runner,
@@ -425,6 +435,9 @@ int build_runner(const build_config *b, grade_ctx *g, char *runner,
         *log = strdup("cannot copy the submission into the scratch folder");
         return BUILD_BROKEN;
     }
+    describe_compiler(b, g);
+    g->build_reused = graded && build_cache_fetch(b, g, src, runner);
+    if (g->build_reused) return 0;
     const char *objects = g->emulated ? b->emu_objects_dir : b->objects_dir;
     const lab_spec *spec = g->spec;
     int wants_resources = !g->emulated && (spec->resources.report ||
@@ -560,7 +573,8 @@ int build_runner(const build_config *b, grade_ctx *g, char *runner,
     } else {
         for (int i = 0; i < 4 && g->spec->link_flags[i]; i++) arg(&a, "%s", g->spec->link_flags[i]);
     }
-    return run_step(b, &a, log_path,
-                    "linking failed: does your file define main or a name the grader uses?", 0,
-                    log);
+    rc = run_step(b, &a, log_path,
+                  "linking failed: does your file define main or a name the grader uses?", 0, log);
+    if (rc == 0 && graded) build_cache_keep(b, g, src, deps, runner);
+    return rc;
 }

@@ -16,6 +16,8 @@ typedef struct {
     const char *source_dir, *grader_dir;
     /* What each compiler step may use (time, memory, file size, output). */
     iso_limits limits;
+    /* Where runners of earlier builds are kept (build_cache.h), or NULL. */
+    const char *cache_dir;
 } build_config;
 /* Compile the submission (with nvcc, or for the CPU when g->emulated),
  * check what it reads, calls and defines, and link the runner into

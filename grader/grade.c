@@ -35,7 +35,8 @@ static const uint64_t DEFAULT_SEED = 24301;
 
 typedef struct {
     const char *lab, *submission, *stage, *results, *root, *nvcc, *arch,
-        *include_dir, *objects_dir, *probe, *emu_dir, *emu_objects_dir, *secret_file, *keep_last;
+        *include_dir, *objects_dir, *probe, *emu_dir, *emu_objects_dir, *secret_file, *keep_last,
+        *build_cache;
     uint64_t seed;
     long mem_limit_mb;
     iso_limits build;
@@ -52,7 +53,7 @@ static void usage(void)
             "             [--keep-last DIR]   (the report also as DIR/<lab>.json, for make status)\n"
             "             [--mem-limit-mb N] [--instructor-seed-file FILE]\n"
             "             [--build-limits SECONDS,MB,FILE_MB,LOG_KB] [--time-limits WORK,RIGHT]\n"
-            "             [--no-smallest] [--fast-only]\n"
+            "             [--no-smallest] [--fast-only] [--build-cache DIR]\n"
             "             --root DIR --nvcc NVCC --arch SM --include DIR\n"
             "             --objects DIR --probe PROBE [--emu DIR --emu-objects DIR]\n"
             "Normally run through make: make grade LAB=01 [SUBMISSION=...] "
@@ -73,6 +74,8 @@ static void usage(void)
             "(for a file whose work and right passed before: the timed calls are still\n"
             "checked, but the small cases, the edge cases and the sanitizers are not,\n"
             "so its PASS is fast's alone, never the submission's).\n"
+            "--build-cache DIR keeps every runner that built and passed the rules, and\n"
+            "reuses it for the same file built the same way (make grade: build/cache).\n"
             "A hidden instructor seed (the file's contents, or $CUDALAB_INSTRUCTOR_SEED)\n"
             "is mixed into every input; reports show only the public --seed.\n");
 }
@@ -103,6 +106,7 @@ static int parse_options(int argc, char **argv, options *o)
                          : !strcmp(a, "--emu-objects") ? &o->emu_objects_dir
                          : !strcmp(a, "--instructor-seed-file") ? &o->secret_file
                          : !strcmp(a, "--keep-last") ? &o->keep_last
+                         : !strcmp(a, "--build-cache") ? &o->build_cache
                          : NULL;
         if (!strcmp(a, "--keep")) { o->keep = 1; continue; }
         if (!strcmp(a, "--ladder")) { o->ladder = 1; continue; }
@@ -446,7 +450,8 @@ int main(int argc, char **argv)
     snprintf(emu_objects, sizeof emu_objects, "%s/%s", o.emu_objects_dir ? o.emu_objects_dir : ".",
              g.spec->id);
     build_config b = {o.nvcc, o.arch, o.include_dir, objects, o.emu_dir, emu_objects,
-                      o.ladder ? source_dir : NULL, o.ladder ? grader_dir : NULL, o.build};
+                      o.ladder ? source_dir : NULL, o.ladder ? grader_dir : NULL, o.build,
+                      o.build_cache};
     char *build_log = NULL;
     double step = iso_now_s();
     int built = build_runner(&b, &g, runner, sizeof runner, &build_log);

@@ -122,6 +122,7 @@ typedef struct {
     int fast_only;
     double started_s;                    /* iso_now_s() when grading began */
     double probe_seconds, build_seconds; /* wall time before the stages */
+    int build_reused; /* the runner of an identical earlier build (build_cache.h) */
 } grade_ctx;
 
 #endif

@@ -89,7 +89,8 @@ static double total_seconds(const grade_ctx *g)
 
 void report_times(const grade_ctx *g, const stage_result *st, int n)
 {
-    printf("time: probe %.1f s, build %.1f s", g->probe_seconds, g->build_seconds);
+    printf("time: probe %.1f s, build %.1f s%s", g->probe_seconds, g->build_seconds,
+           g->build_reused ? " (reused: built the same way before)" : "");
     for (int i = 0; i < n; i++) {
         if (st[i].seconds <= 0) continue;
         printf(", %s %.1f s", st[i].name, st[i].seconds);
@@ -246,6 +247,7 @@ int report_json(const char *path, const grade_ctx *g, const stage_result *st,
     json_number(f, g->probe_seconds);
     json_field(f, "build", g->build_seconds);
     json_field(f, "total", total_seconds(g));
-    fprintf(f, "}, \"passed\": %s}\n", passed ? "true" : "false");
+    fprintf(f, "}, \"build_reused\": %s, \"passed\": %s}\n", g->build_reused ? "true" : "false",
+            passed ? "true" : "false");
     return fclose(f) == 0 ? 0 : -1;
 }

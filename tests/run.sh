@@ -511,6 +511,56 @@ EOF
         skip cli/no_gpu_json_says_skipped "this machine has a GPU"
     fi
     fast_only_tests
+    build_cache_tests
+}
+
+# The build cache (grader/build_cache.h): a file built before, unchanged,
+# with nothing it read changed, reuses its runner; any change builds afresh.
+# Emulated, in a cache of the test's own; each grading's JSON says whether
+# its build was reused.
+build_cache_tests() {
+    local dir=$OUT/cache-test cache=$OUT/cache-test/cache got= want
+    rm -rf "$dir" && mkdir -p "$dir/elsewhere" "$dir/common" && echo 0 >"$dir/count"
+    cp labs/01-vector-add/solution/vector_add.cu "$dir/vector_add.cu"
+    cp labs/01-vector-add/solution/vector_add.cu "$dir/elsewhere/vector_add.cu"
+    cp -R common/. "$dir/common"
+    # cached FILE [ARGS]: grade work (the Nth grading, counted in a file:
+    # each runs in a subshell), then print "reused|built" and the stage's status.
+    cached() {
+        local file=$1 json n
+        shift
+        n=$(($(cat "$dir/count") + 1)) && echo "$n" >"$dir/count"
+        json=$dir/grading-$n.json
+        grade_emulated --lab 01 --stage work --submission "$file" --build-cache "$cache" \
+            --results "$json" "$@" >"${json%.json}.log" 2>&1
+        if grep -q '"build_reused": true' "$json"; then printf 'reused'; else printf 'built'; fi
+        grep -o '"name": "work", "status": "[a-z]*"' "$json" | sed 's/.*: "/ /; s/"$//'
+    }
+    got+="$(cached "$dir/vector_add.cu"),"                          # the first build
+    got+="$(cached "$dir/vector_add.cu"),"                          # the same file again
+    got+="$(cached "$dir/elsewhere/vector_add.cu"),"                # the same bytes at another path
+    echo '// one more line' >>"$dir/vector_add.cu"
+    got+="$(cached "$dir/vector_add.cu"),"                          # a changed byte
+    got+="$(cached "$dir/vector_add.cu" --include "$dir/common"),"   # other headers (a copy)
+    touch -d '+1 hour' "$dir/common/cuda_check.h"
+    got+="$(cached "$dir/vector_add.cu" --include "$dir/common"),"   # a header it reads changed
+    got+="$(cached "$dir/vector_add.cu" --build-limits 60,4096,64,1024)," # other build limits
+    got+="$(cached "$dir/vector_add.cu")"                           # as the fourth: kept
+    want="built pass,reused pass,built pass,built pass,built pass,built pass,built pass,reused pass"
+    if [ "$got" = "$want" ] && grep -q '^time: .*build [0-9.]* s (reused: built the same way before)' "$dir/grading-2.log"; then
+        pass cli/build_cache_reuses_only_an_identical_build
+    else
+        fail cli/build_cache_reuses_only_an_identical_build "got '$got', wanted '$want' (logs in $dir)"
+    fi
+    # A rejected file is never kept: each grading finds the rule broken again.
+    printf '#include "/etc/hostname"\n' >"$dir/rejected.cu"
+    got="$(cached "$dir/rejected.cu"),$(cached "$dir/rejected.cu")"
+    if [ "$got" = "built error,built error" ] && grep -q 'rejected before running' "$dir/grading-$(cat "$dir/count").log" &&
+        [ "$(find "$cache" -mindepth 1 -maxdepth 1 | wc -l)" = 5 ]; then
+        pass cli/build_cache_keeps_no_rejected_file
+    else
+        fail cli/build_cache_keeps_no_rejected_file "got '$got' and $(find "$cache" -mindepth 1 -maxdepth 1 | wc -l) entries (5 wanted: the touched header replaced its entry): $(grep '^work' "$dir/grading-$(cat "$dir/count").log")"
+    fi
 }
 
 # grade --fast-only on a GPU: the fast stage alone, said in the report and
