@@ -716,12 +716,12 @@ void stage_fast(const grade_ctx *g, fast_runner *r, stage_result *st)
     sb_printf(&st->details, "GPU before timing: %s; after: %s\n", clock_before, clock_after);
 
     if (straggled(f, st) || physically_impossible(spec, f, st)) return;
-    int gated_roof = spec->fast.roof != ROOF_NONE;
-    int fast_enough = (!gated_roof || f->roofline >= spec->fast.min_roofline) &&
+    double roof_bar = lab_roof_bar(spec);
+    int fast_enough = (roof_bar <= 0 || f->roofline >= roof_bar) &&  /* NaN without a roof */
                       f->speedup >= spec->fast.min_speedup;
     st->status = fast_enough ? ST_PASS : ST_FAIL;
     char needs[48] = "";
-    if (gated_roof) snprintf(needs, sizeof needs, " (needs >= %.0f%%)", 100 * spec->fast.min_roofline);
+    if (roof_bar > 0) snprintf(needs, sizeof needs, " (needs >= %.0f%%)", 100 * roof_bar);
     snprintf(st->summary, sizeof st->summary, "%s%s, %.2fx over %s (needs >= %.3gx)", figs, needs,
              f->speedup, spec->fast.baseline ? spec->fast.baseline : "the baseline",
              spec->fast.min_speedup);
@@ -731,8 +731,7 @@ void stage_fast(const grade_ctx *g, fast_runner *r, stage_result *st)
                                                 "and compare with the solution ladder"));
         suggest_profile(spec, st);
     }
-    if (fast_stop_contradicts(spec, f, fast_enough, spec->fast.min_speedup,
-                              gated_roof ? spec->fast.min_roofline : 0)) {
+    if (fast_stop_contradicts(spec, f, fast_enough, spec->fast.min_speedup, roof_bar)) {
         /* the runner's record was not its own */
         st->status = ST_ERROR;
         snprintf(st->summary, sizeof st->summary,

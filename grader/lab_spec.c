@@ -26,6 +26,11 @@ int lab_case_given(const lab_case *c)
     return 0;
 }
 
+double lab_roof_bar(const lab_spec *spec)
+{
+    return spec->fast.roof == ROOF_NONE ? 0 : spec->fast.min_roofline;
+}
+
 const lab_case *lab_largest_work_case(const lab_spec *spec)
 {
     const lab_case *largest = NULL;

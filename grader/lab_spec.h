@@ -261,7 +261,10 @@ typedef struct lab_spec {
          * NULL; e.g. "Gpairs/s" for a lab that counts pairs. */
         const char *rate_unit;
         lab_roof roof;
-        double min_roofline; /* fraction of the roof, e.g. 0.80; unused for ROOF_NONE */
+        /* Fraction of the roof the fast stage requires, e.g. 0.80; unused for
+         * ROOF_NONE. 0 with a roof: the fraction is shown, and only the
+         * speedup is required (lab_roof_bar). */
+        double min_roofline;
         double min_speedup;  /* median(baseline) / median(submission) */
         /* A speedup above this cannot have been measured honestly (about
          * ten times the reference solution's on the fastest GPU it was
@@ -395,6 +398,9 @@ const lab_tolerance *lab_buffer_tolerance(const lab_spec *spec, int b);
 /* An optional case (fast.recheck, fast.second.timed) the spec gives: one
  * whose dims are not all 0. */
 int lab_case_given(const lab_case *c);
+/* The fraction of its roof the fast stage requires: min_roofline, or 0
+ * where there is no roof or the roof is only shown. */
+double lab_roof_bar(const lab_spec *spec);
 /* The work stage's case with the most elements in all its buffers (NULL
  * when it has none): the size the memory counts are taken at. */
 const lab_case *lab_largest_work_case(const lab_spec *spec);

@@ -210,7 +210,7 @@ static proto_decided decided(const timing_env *env, const proto_request *req,
                       ? stats_slowest(med + env->first_part, (size_t)env->n_parts) / mine
                       : INFINITY;
     double min_speedup = second ? spec->fast.second.min_speedup : spec->fast.min_speedup;
-    double roof_bar = second || spec->fast.roof == ROOF_NONE ? 0 : spec->fast.min_roofline;
+    double roof_bar = second ? 0 : lab_roof_bar(spec);
     if (speedup * margin < min_speedup || roof * margin < roof_bar) return DECIDED_FAR_BELOW;
     int precise = rounds >= req->min_rounds &&
                   stats_converged(series, n_items, (size_t)rounds, (size_t)req->min_rounds, FAST_SURE_RSE);

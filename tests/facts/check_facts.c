@@ -76,7 +76,7 @@ static void stated(checker *c, double value, char unit, const char *context)
     if (unit == 'x' && fabs(value - s->fast.min_speedup) > 1e-9 && !second)
         snprintf(c->why, sizeof c->why, "line %d says %gx (\"%.60s\") where the spec's min_speedup is %g",
                  c->line, value, context, s->fast.min_speedup);
-    if (unit == '%' && s->fast.roof == ROOF_NONE)
+    if (unit == '%' && lab_roof_bar(s) == 0)
         snprintf(c->why, sizeof c->why, "line %d states %g%% (\"%.60s\") but the spec has no roofline threshold",
                  c->line, value, context);
     else if (unit == '%' && fabs(value - 100 * s->fast.min_roofline) > 1e-9)

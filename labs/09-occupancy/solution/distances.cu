@@ -16,8 +16,13 @@
  *   3. For dim <= 16 a thread loads its whole point into registers before
  *      the first center: 16 independent loads in flight per thread, from
  *      DRAM once, instead of reloading every coordinate for every center.
+ *   4. Where n is even and the arrays are 8-byte aligned, each thread takes
+ *      two neighbouring points with float2 loads and stores: 16 loads of 8
+ *      bytes in flight instead of 4 bytes, at 64 registers (50% occupancy).
+ *      Fewer warps, more bytes per warp: the last step towards copy speed.
  */
 #include <cuda_runtime.h>
+#include <stdint.h>
 
 #include "cuda_check.h"
 
@@ -132,23 +137,81 @@ __global__ void __launch_bounds__(max_threads<M>())
     }
 }
 
-/* The block size that gives this kernel the most resident warps, asked
- * once per metric (the answer depends on the kernel, not on the data). */
-template <int M> static cudaError_t launch(const float *points, const float *centers, int n, int k,
-                                           int dim, float *out, cudaStream_t stream)
+/* Two neighbouring points per thread, for the light metrics with
+ * dim <= ROW, n even and 8-byte aligned arrays: coordinate d of points 2i
+ * and 2i + 1 is one float2 (row d starts at d * n, an even float offset),
+ * and so are their distances to center j. Each point's distance is summed
+ * in the same order as in distances_kernel, so the results are the same
+ * bits. Twice the registers of a point (64: 32 warps per SM, 50%), and
+ * twice the bytes in flight per thread: the DRAM stream needs bytes in
+ * flight, not warps. */
+template <int M>
+__global__ void __launch_bounds__(max_threads<M>())
+    pairs_kernel(const float2 *__restrict__ points, const float *__restrict__ centers, int pairs,
+                 int k, int dim, float2 *__restrict__ out)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= pairs) return;
+    const float2 *p = points + i;
+    float2 x[ROW];
+#pragma unroll
+    for (int d = 0; d < ROW; d++) x[d] = d < dim ? p[(size_t)d * pairs] : make_float2(0.0f, 0.0f);
+    for (int j = 0; j < k; j++) {
+        const float *c = centers + (size_t)j * dim;
+        light<M> first, second;
+#pragma unroll
+        for (int d = 0; d < ROW; d++)
+            if (d < dim) {
+                float y = c[d];
+                first.add(x[d].x, y);
+                second.add(x[d].y, y);
+            }
+        out[(size_t)j * pairs + i] = make_float2(first.finish(), second.finish());
+    }
+}
+
+/* The block size that gives a kernel the most resident warps, asked once
+ * per kernel (the answer depends on the kernel, not on the data): the
+ * caller keeps it in a static of its own, 0 until asked. */
+template <typename Kernel> static cudaError_t best_block(Kernel kernel, int most, int *threads)
+{
+    int min_grid = 0;
+    return *threads ? cudaSuccess
+                    : cudaOccupancyMaxPotentialBlockSize(&min_grid, threads, kernel, 0, most);
+}
+
+/* One point per thread: every metric, any n, dim and alignment. */
+template <int M> static cudaError_t launch_points(const float *points, const float *centers, int n,
+                                                  int k, int dim, float *out, cudaStream_t stream)
 {
     static int threads = 0;
-    if (threads == 0) {
-        int min_grid = 0;
-        cudaError_t e = cudaOccupancyMaxPotentialBlockSize(&min_grid, &threads, distances_kernel<M>,
-                                                           0, max_threads<M>());
-        if (e != cudaSuccess) return e;
-    }
+    cudaError_t e = best_block(distances_kernel<M>, max_threads<M>(), &threads);
+    if (e != cudaSuccess) return e;
     /* The grid covers every point; min_grid (one GPU-full of blocks) would
      * not, without a grid-stride loop. */
     int blocks = (n + threads - 1) / threads;
     distances_kernel<M><<<blocks, threads, 0, stream>>>(points, centers, n, k, dim, out);
     return cudaGetLastError();
+}
+
+static bool aligned8(const void *p) { return ((uintptr_t)p & 7) == 0; }
+
+template <int M> static cudaError_t launch(const float *points, const float *centers, int n, int k,
+                                           int dim, float *out, cudaStream_t stream)
+{
+    if constexpr (M == DTW) { /* its band already fills the registers */
+        return launch_points<M>(points, centers, n, k, dim, out, stream);
+    } else {
+        if (dim > ROW || n % 2 != 0 || !aligned8(points) || !aligned8(out))
+            return launch_points<M>(points, centers, n, k, dim, out, stream);
+        static int threads = 0;
+        cudaError_t e = best_block(pairs_kernel<M>, max_threads<M>(), &threads);
+        if (e != cudaSuccess) return e;
+        int pairs = n / 2, blocks = (pairs + threads - 1) / threads;
+        pairs_kernel<M><<<blocks, threads, 0, stream>>>((const float2 *)points, centers, pairs, k,
+                                                        dim, (float2 *)out);
+        return cudaGetLastError();
+    }
 }
 
 extern "C" cudaError_t distances(const float *d_points, const float *d_centers, int n, int k,
