@@ -153,9 +153,10 @@ const lab_spec LAB_03_TRANSPOSE = {
                       {.dims = {1024, 2048}, .variant = V_CODED},
                       {.dims = {2048, 768}}),
     .right = LAB_CASES(RIGHT_CASES(4194305, 1)),
-    /* The emulation stops at 65537 tiles of 32 rows: 64-row tiles fit its
-     * grid.y there, so a 64-row kernel without the loop passes right on
-     * the CPU only (tests/wrong/tiles_64_tall_grid_y_capped_without_a_loop). */
+    /* The emulation stops at 65537 tiles of 32 rows: 32769 tiles of 64
+     * rows, which fit a grid capped at 65535 blocks, so a 64-row kernel
+     * without the loop passes right on the CPU only
+     * (tests/wrong/grid_capped_at_65535_tiles_without_a_loop). */
     .emulated = {.right = LAB_CASES(RIGHT_CASES(2097169, 2))},
     /* Small, for compute-sanitizer: partial tiles on every side, and 300
      * rows (ten tiles down), so a block that walks several tiles does so. */
