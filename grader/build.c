@@ -98,11 +98,6 @@ static int copy_source(const char *from, const char *to)
     return (fclose(out) == 0 && ok) ? 0 : -1;
 }
 
-static int by_name(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* The trusted objects the Makefile builds for a lab, by name: whatever
  * else may lie in the folder is never linked. */
 static int trusted_object(const char *name)
@@ -127,7 +122,7 @@ static int add_objects(arg_list *a, const char *dir)
     while ((e = readdir(d)) && n < MAX_ARGS / 2)
         if (trusted_object(e->d_name)) names[n++] = strdup(e->d_name);
     closedir(d);
-    qsort(names, (size_t)n, sizeof *names, by_name);
+    qsort(names, (size_t)n, sizeof *names, compare_names);
     for (int i = 0; i < n; i++) {
         arg(a, "%s/%s", dir, names[i]);
         free(names[i]);
@@ -409,35 +404,18 @@ static void describe_compiler(const build_config *b, grade_ctx *g)
                  b->nvcc, b->arch);
 }
 
-int build_runner(const build_config *b, grade_ctx *g, char *runner,
-                 size_t runner_size, char **log)
+/* The files of one build, all in the grading's scratch folder. */
+typedef struct {
+    char src_dir[512], src[600], obj[512], log[512], deps[512], keep[512];
+    const char *runner;
+} build_paths;
+
+/* Steps 1 to 6 of a build the cache did not have: rewrite (emulation),
+ * list the files read, compile, check host code, check symbols, link. */
+static int build_afresh(const build_config *b, grade_ctx *g, const build_paths *p, char **log)
 {
-    char src_dir[512], src[600], obj[512], log_path[512], deps[512], keep[512];
-    const char *base = strrchr(g->submission, '/');
-    snprintf(src_dir, sizeof src_dir, "%s/src", g->scratch);
-    snprintf(keep, sizeof keep, "%s/keep", g->scratch);
-    snprintf(src, sizeof src, "%s/%s", src_dir, base ? base + 1 : g->submission);
-    snprintf(obj, sizeof obj, "%s/submission.o", g->scratch);
-    snprintf(log_path, sizeof log_path, "%s/build.log", g->scratch);
-    snprintf(deps, sizeof deps, "%s/reads.d", g->scratch);
-    snprintf(runner, runner_size, "%s/runner", g->scratch);
-    *log = NULL;
     int graded = !b->source_dir;
     char why[700];
-    if (graded && src_check_text(g->submission, why, sizeof why) != 0) {
-        *log = strdup(why);
-        return BUILD_REJECTED;
-    }
-    /* Again when the probe found no GPU after a build for one (device.h). */
-    if ((mkdir(src_dir, 0700) != 0 && errno != EEXIST) ||
-        (mkdir(keep, 0700) != 0 && errno != EEXIST) ||
-        copy_source(g->submission, src) != 0) {
-        *log = strdup("cannot copy the submission into the scratch folder");
-        return BUILD_BROKEN;
-    }
-    describe_compiler(b, g);
-    g->build_reused = graded && build_cache_fetch(b, g, src, runner);
-    if (g->build_reused) return 0;
     const char *objects = g->emulated ? b->emu_objects_dir : b->objects_dir;
     const lab_spec *spec = g->spec;
     int wants_resources = !g->emulated && (spec->resources.report ||
@@ -446,14 +424,14 @@ int build_runner(const build_config *b, grade_ctx *g, char *runner,
     arg_list a = {0};
     int rc;
     char rewritten[700], pre[700];
-    snprintf(rewritten, sizeof rewritten, "%s.cpp", src);
+    snprintf(rewritten, sizeof rewritten, "%s.cpp", p->src);
     snprintf(pre, sizeof pre, "%s/host.ii", g->scratch);
-    const char *input = g->emulated ? rewritten : src;
+    const char *input = g->emulated ? rewritten : p->src;
     if (g->emulated) {
         arg(&a, "%s/emu_rewrite", b->emu_dir);
-        arg(&a, "%s", src);
+        arg(&a, "%s", p->src);
         arg(&a, "%s", rewritten);
-        if ((rc = run_step(b, &a, log_path, "launch rewriter", 0, log)) != 0) return rc;
+        if ((rc = run_step(b, &a, p->log, "launch rewriter", 0, log)) != 0) return rc;
     }
 
     /* Step 2: the hidden pass that lists the files read (for the CPU,
@@ -461,25 +439,25 @@ int build_runner(const build_config *b, grade_ctx *g, char *runner,
      * student may not read, so they are never shown; it fails closed: no
      * list, no build. */
     if (graded) {
-        compiler_args(b, g, &a, src_dir, input, 0);
+        compiler_args(b, g, &a, p->src_dir, input, 0);
         if (g->emulated) {
             arg(&a, "-E");
             arg(&a, "-MD");
             arg(&a, "-MF");
-            arg(&a, "%s", deps);
+            arg(&a, "%s", p->deps);
         } else {
             arg(&a, "-M"); /* the list goes to -o */
         }
         arg(&a, "-o");
-        arg(&a, "%s", g->emulated ? pre : deps);
+        arg(&a, "%s", g->emulated ? pre : p->deps);
         char list_log[600];
         snprintf(list_log, sizeof list_log, "%s/reads.log", g->scratch);
         rc = run_step(b, &a, list_log, "preprocessor", 1, log);
         if (rc == BUILD_LIMITED) return rc;
         free(*log);
         *log = NULL;
-        int listed = access(deps, R_OK) == 0;
-        int reads = listed ? check_reads(b, g, input, deps, log) : 0;
+        int listed = access(p->deps, R_OK) == 0;
+        int reads = listed ? check_reads(b, g, input, p->deps, log) : 0;
         if (reads != 0) return reads;
         if (rc != 0 || !listed) {
             const char *missing = g->emulated ? emulation_header_missing(list_log) : NULL;
@@ -496,24 +474,24 @@ int build_runner(const build_config *b, grade_ctx *g, char *runner,
     }
 
     /* Step 3: the compile, whose messages the student sees. */
-    compiler_args(b, g, &a, src_dir, input, 1);
+    compiler_args(b, g, &a, p->src_dir, input, 1);
     arg(&a, "-c");
     if (!g->emulated) {
         arg(&a, "-O3");
         arg(&a, "-lineinfo");
         arg(&a, "--keep");
         arg(&a, "--keep-dir");
-        arg(&a, "%s", keep);
+        arg(&a, "%s", p->keep);
     }
     arg(&a, "-o");
-    arg(&a, "%s", obj);
-    if ((rc = run_step(b, &a, log_path, "compiler", 0, log)) != 0) return rc;
+    arg(&a, "%s", p->obj);
+    if ((rc = run_step(b, &a, p->log, "compiler", 0, log)) != 0) return rc;
 
     /* Step 4: no inline assembly (or compiler-reserved name) in host code. */
     if (graded) {
         char host[700], name[600];
         if (g->emulated) snprintf(host, sizeof host, "%s", pre);
-        else find_kept(keep, ".cudafe1.cpp", host, sizeof host);
+        else find_kept(p->keep, ".cudafe1.cpp", host, sizeof host);
         quoted_name(g->submission, name, sizeof name);
         if (src_check_host_code(host, name, why, sizeof why) != 0) {
             *log = strdup(why);
@@ -522,7 +500,7 @@ int build_runner(const build_config *b, grade_ctx *g, char *runner,
     }
     if (wants_resources) {
         char ptx[700];
-        find_kept(keep, ".ptx", ptx, sizeof ptx);
+        find_kept(p->keep, ".ptx", ptx, sizeof ptx);
         if (ptx[0]) read_resources(b, g, ptx);
     }
     /* Step 5: what it calls and defines. Only graded code is held to the
@@ -531,10 +509,10 @@ int build_runner(const build_config *b, grade_ctx *g, char *runner,
     if (graded) {
         char emu_library[512];
         snprintf(emu_library, sizeof emu_library, "%s/libcudaemu.a", b->emu_dir);
-        sym_verdict v = sym_check_object(obj, g->scratch, g->emulated ? emu_library : NULL, spec,
+        sym_verdict v = sym_check_object(p->obj, g->scratch, g->emulated ? emu_library : NULL, spec,
                                          why, sizeof why);
         if (v == SYM_REJECTED ||
-            (v == SYM_OK && obj_check_definitions(obj, spec->entry, g->emulated, g->scratch, why,
+            (v == SYM_OK && obj_check_definitions(p->obj, spec->entry, g->emulated, g->scratch, why,
                                                   sizeof why) != 0)) {
             *log = strdup(why);
             return BUILD_REJECTED;
@@ -542,7 +520,7 @@ int build_runner(const build_config *b, grade_ctx *g, char *runner,
         snprintf(g->symbols_checked, sizeof g->symbols_checked, "%s",
                  v == SYM_OK ? "every call on the allowlist; only the entry point and kernels "
                                "defined" : why);
-        if (obj_hide_all_but_entry(obj, g->scratch) != 0) {
+        if (obj_hide_all_but_entry(p->obj, g->scratch) != 0) {
             *log = strdup("objcopy could not hide the compiled file's names from the grader's");
             return BUILD_BROKEN;
         }
@@ -558,14 +536,14 @@ int build_runner(const build_config *b, grade_ctx *g, char *runner,
      * one-store way to run its code there (grader/SECURITY.md). */
     arg(&a, g->emulated ? "-Wl,-z,relro,-z,now" : "-Xlinker=-z,relro,-z,now");
     arg(&a, "-o");
-    arg(&a, "%s", runner);
+    arg(&a, "%s", p->runner);
     if (add_objects(&a, objects) == 0) {
         args_free(&a);
         *log = malloc(700);
         snprintf(*log, 700, "no trusted objects in %s: run make first", objects);
         return BUILD_BROKEN;
     }
-    arg(&a, "%s", obj);
+    arg(&a, "%s", p->obj);
     if (g->emulated) {
         arg(&a, "%s/libcudaemu.a", b->emu_dir);
         arg(&a, "-lpthread");
@@ -573,8 +551,47 @@ int build_runner(const build_config *b, grade_ctx *g, char *runner,
     } else {
         for (int i = 0; i < 4 && g->spec->link_flags[i]; i++) arg(&a, "%s", g->spec->link_flags[i]);
     }
-    rc = run_step(b, &a, log_path,
+    rc = run_step(b, &a, p->log,
                   "linking failed: does your file define main or a name the grader uses?", 0, log);
-    if (rc == 0 && graded) build_cache_keep(b, g, src, deps, runner);
+    return rc;
+}
+
+int build_runner(const build_config *b, grade_ctx *g, char *runner,
+                 size_t runner_size, char **log)
+{
+    build_paths p;
+    const char *base = strrchr(g->submission, '/');
+    snprintf(p.src_dir, sizeof p.src_dir, "%s/src", g->scratch);
+    snprintf(p.keep, sizeof p.keep, "%s/keep", g->scratch);
+    snprintf(p.src, sizeof p.src, "%s/%s", p.src_dir, base ? base + 1 : g->submission);
+    snprintf(p.obj, sizeof p.obj, "%s/submission.o", g->scratch);
+    snprintf(p.log, sizeof p.log, "%s/build.log", g->scratch);
+    snprintf(p.deps, sizeof p.deps, "%s/reads.d", g->scratch);
+    snprintf(runner, runner_size, "%s/runner", g->scratch);
+    p.runner = runner;
+    *log = NULL;
+    int graded = !b->source_dir;
+    char why[700];
+    if (graded && src_check_text(g->submission, why, sizeof why) != 0) {
+        *log = strdup(why);
+        return BUILD_REJECTED;
+    }
+    /* Again when the probe found no GPU after a build for one (device.h). */
+    if ((mkdir(p.src_dir, 0700) != 0 && errno != EEXIST) ||
+        (mkdir(p.keep, 0700) != 0 && errno != EEXIST) ||
+        copy_source(g->submission, p.src) != 0) {
+        *log = strdup("cannot copy the submission into the scratch folder");
+        return BUILD_BROKEN;
+    }
+    describe_compiler(b, g);
+    build_cache_key key;
+    build_cache_key_init(&key, b, g, p.src);
+    g->build_reused = build_cache_fetch(&key, g, runner);
+    int rc = 0;
+    if (!g->build_reused) {
+        rc = build_afresh(b, g, &p, log);
+        if (rc == 0) build_cache_keep(&key, g, p.deps, runner);
+    }
+    build_cache_key_free(&key);
     return rc;
 }

@@ -108,11 +108,6 @@ static void tool_path(const char *tool, char *out, size_t size)
     snprintf(out, size, "%s", tool);
 }
 
-static int by_name(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Every regular file of a folder, sorted: a superset of the objects the
  * link takes, so no change to one of them goes unseen. */
 static void folder_identity(strbuf *s, const char *dir)
@@ -125,7 +120,7 @@ static void folder_identity(strbuf *s, const char *dir)
     while ((e = readdir(d)) && n < 256)
         if (e->d_name[0] != '.') names[n++] = strdup(e->d_name);
     closedir(d);
-    qsort(names, (size_t)n, sizeof *names, by_name);
+    qsort(names, (size_t)n, sizeof *names, compare_names);
     for (int i = 0; i < n; i++) {
         char path[1024];
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
@@ -202,20 +197,26 @@ static uint64_t fnv1a(uint64_t h, const char *data, size_t len)
     return h;
 }
 
-/* The entry's folder for this stamp and source; 0, or -1 when the
- * source cannot be read or there is no cache. */
-static int entry_for(const build_config *b, const grade_ctx *g, const char *source,
-                     strbuf *stamp_text, char **source_bytes, size_t *source_len, char *entry,
-                     size_t size)
+void build_cache_key_init(build_cache_key *k, const build_config *b, const grade_ctx *g,
+                          const char *source)
 {
-    if (!b->cache_dir || !*b->cache_dir || b->source_dir) return -1; /* none, or a ladder */
-    stamp(b, g, stamp_text);
-    *source_bytes = read_all(source, source_len);
-    if (!*source_bytes) return -1;
-    uint64_t h = fnv1a(0xcbf29ce484222325ULL, sb_str(stamp_text), stamp_text->len);
-    h = fnv1a(h, *source_bytes, *source_len);
-    snprintf(entry, size, "%s/%016llx", b->cache_dir, (unsigned long long)h);
-    return 0;
+    memset(k, 0, sizeof *k);
+    if (!b->cache_dir || !*b->cache_dir || b->source_dir) return; /* none, or a ladder */
+    k->cache_dir = b->cache_dir;
+    stamp(b, g, &k->stamp);
+    k->source = read_all(source, &k->source_len);
+    if (!k->source) return;
+    uint64_t h = fnv1a(0xcbf29ce484222325ULL, sb_str(&k->stamp), k->stamp.len);
+    h = fnv1a(h, k->source, k->source_len);
+    snprintf(k->entry, sizeof k->entry, "%s/%016llx", b->cache_dir, (unsigned long long)h);
+    k->usable = 1;
+}
+
+void build_cache_key_free(build_cache_key *k)
+{
+    free(k->source);
+    sb_free(&k->stamp);
+    memset(k, 0, sizeof *k);
 }
 
 /* Whether a kept file holds exactly these bytes. */
@@ -255,42 +256,35 @@ static int reads_unchanged(const char *path)
     return same;
 }
 
-int build_cache_fetch(const build_config *b, grade_ctx *g, const char *source,
-                      const char *runner)
+int build_cache_fetch(const build_cache_key *k, grade_ctx *g, const char *runner)
 {
-    strbuf st = {0};
-    char *bytes = NULL, entry[1200], path[1300];
-    size_t len = 0;
-    int hit = 0;
-    if (entry_for(b, g, source, &st, &bytes, &len, entry, sizeof entry) == 0) {
-        build_meta meta;
-        size_t meta_len = 0;
-        char *kept_meta = NULL;
-        snprintf(path, sizeof path, "%s/stamp", entry);
-        hit = same_bytes(path, sb_str(&st), st.len);
-        snprintf(path, sizeof path, "%s/source", entry);
-        hit = hit && same_bytes(path, bytes, len);
-        snprintf(path, sizeof path, "%s/reads", entry);
-        hit = hit && reads_unchanged(path);
-        snprintf(path, sizeof path, "%s/meta", entry);
-        hit = hit && (kept_meta = read_all(path, &meta_len)) && meta_len == sizeof meta;
-        snprintf(path, sizeof path, "%s/runner", entry);
+    if (!k->usable) return 0;
+    char path[1300];
+    build_meta meta;
+    size_t meta_len = 0;
+    char *kept_meta = NULL;
+    snprintf(path, sizeof path, "%s/stamp", k->entry);
+    int hit = same_bytes(path, sb_str(&k->stamp), k->stamp.len);
+    snprintf(path, sizeof path, "%s/source", k->entry);
+    hit = hit && same_bytes(path, k->source, k->source_len);
+    snprintf(path, sizeof path, "%s/reads", k->entry);
+    hit = hit && reads_unchanged(path);
+    snprintf(path, sizeof path, "%s/meta", k->entry);
+    hit = hit && (kept_meta = read_all(path, &meta_len)) && meta_len == sizeof meta;
+    snprintf(path, sizeof path, "%s/runner", k->entry);
+    remove(runner);
+    hit = hit && copy_file(path, runner, 0700) == 0;
+    if (hit) {
+        memcpy(&meta, kept_meta, sizeof meta);
+        g->has_resources = meta.has_resources;
+        g->resources = meta.resources;
+        memcpy(g->symbols_checked, meta.symbols_checked, sizeof g->symbols_checked);
+        g->symbols_checked[sizeof g->symbols_checked - 1] = 0;
+        utimensat(AT_FDCWD, k->entry, NULL, 0); /* recently used: pruned last */
+    } else {
         remove(runner);
-        hit = hit && copy_file(path, runner, 0700) == 0;
-        if (hit) {
-            memcpy(&meta, kept_meta, sizeof meta);
-            g->has_resources = meta.has_resources;
-            g->resources = meta.resources;
-            memcpy(g->symbols_checked, meta.symbols_checked, sizeof g->symbols_checked);
-            g->symbols_checked[sizeof g->symbols_checked - 1] = 0;
-            utimensat(AT_FDCWD, entry, NULL, 0); /* recently used: pruned last */
-        } else {
-            remove(runner);
-        }
-        free(kept_meta);
     }
-    free(bytes);
-    sb_free(&st);
+    free(kept_meta);
     return hit;
 }
 
@@ -347,17 +341,14 @@ static void prune(const char *cache_dir)
     }
 }
 
-void build_cache_keep(const build_config *b, const grade_ctx *g, const char *source,
-                      const char *reads, const char *runner)
+void build_cache_keep(const build_cache_key *k, const grade_ctx *g, const char *reads,
+                      const char *runner)
 {
-    strbuf st = {0}, read_ids = {0};
-    char *bytes = NULL, entry[1200], fresh[1300], path[1400];
-    size_t len = 0;
-    if (entry_for(b, g, source, &st, &bytes, &len, entry, sizeof entry) != 0 ||
-        reads_identity(reads, g->scratch, &read_ids) != 0)
-        goto done;
-    if (mkdir(b->cache_dir, 0700) != 0 && errno != EEXIST) goto done;
-    snprintf(fresh, sizeof fresh, "%s/.new-XXXXXX", b->cache_dir);
+    strbuf read_ids = {0};
+    char fresh[1300], path[1400];
+    if (!k->usable || reads_identity(reads, g->scratch, &read_ids) != 0) goto done;
+    if (mkdir(k->cache_dir, 0700) != 0 && errno != EEXIST) goto done;
+    snprintf(fresh, sizeof fresh, "%s/.new-XXXXXX", k->cache_dir);
     if (!mkdtemp(fresh)) goto done;
     build_meta meta;
     memset(&meta, 0, sizeof meta);
@@ -366,9 +357,9 @@ void build_cache_keep(const build_config *b, const grade_ctx *g, const char *sou
     memcpy(meta.symbols_checked, g->symbols_checked, sizeof meta.symbols_checked);
     int ok = 1;
     snprintf(path, sizeof path, "%s/stamp", fresh);
-    ok = ok && write_all(path, sb_str(&st), st.len, 0600) == 0;
+    ok = ok && write_all(path, sb_str(&k->stamp), k->stamp.len, 0600) == 0;
     snprintf(path, sizeof path, "%s/source", fresh);
-    ok = ok && write_all(path, bytes, len, 0600) == 0;
+    ok = ok && write_all(path, k->source, k->source_len, 0600) == 0;
     snprintf(path, sizeof path, "%s/reads", fresh);
     ok = ok && write_all(path, sb_str(&read_ids), read_ids.len, 0600) == 0;
     snprintf(path, sizeof path, "%s/meta", fresh);
@@ -378,14 +369,12 @@ void build_cache_keep(const build_config *b, const grade_ctx *g, const char *sou
     /* Whole or not at all. An entry already there was either kept by a
      * grading beside this one, the same, or is out of date (this build
      * missed it): either way this one replaces it. */
-    if (ok && rename(fresh, entry) != 0 && (errno == EEXIST || errno == ENOTEMPTY)) {
-        remove_entry(entry);
-        ok = rename(fresh, entry) == 0;
+    if (ok && rename(fresh, k->entry) != 0 && (errno == EEXIST || errno == ENOTEMPTY)) {
+        remove_entry(k->entry);
+        ok = rename(fresh, k->entry) == 0;
     }
     if (!ok) remove_entry(fresh);
-    else prune(b->cache_dir);
+    else prune(k->cache_dir);
 done:
-    free(bytes);
-    sb_free(&st);
     sb_free(&read_ids);
 }

@@ -29,20 +29,39 @@
 
 #include "build.h"
 #include "grade.h"
+#include "text.h"
 
 enum { BUILD_CACHE_ENTRIES = 400, BUILD_CACHE_MB = 256 };
+
+/* What names a build: the stamp (everything it is made with but the
+ * files its compile reads), the source copy's bytes and the entry's folder.
+ * Made once, before the build, and used both to look for a kept runner and
+ * to keep a new one. usable is 0 with no cache, for a ladder, or when the
+ * source cannot be read: fetch then misses and keep does nothing. */
+typedef struct {
+    int usable;
+    const char *cache_dir;
+    strbuf stamp;
+    char *source;
+    size_t source_len;
+    char entry[1200];
+} build_cache_key;
+
+/* `source` is the copy the compiler will read. */
+void build_cache_key_init(build_cache_key *k, const build_config *b, const grade_ctx *g,
+                          const char *source);
+void build_cache_key_free(build_cache_key *k);
 
 /* A hit: the kept runner is copied to `runner` and what the build told
  * the grading (resources, the allowlist's finding) is restored into g;
  * returns 1. Anything missing, changed or unreadable: 0, and nothing in g
- * or at `runner` has changed. `source` is the copy the compiler would read. */
-int build_cache_fetch(const build_config *b, grade_ctx *g, const char *source,
-                      const char *runner);
+ * has changed. */
+int build_cache_fetch(const build_cache_key *k, grade_ctx *g, const char *runner);
 
-/* Keep a successful build: the source copy, the list of files its compile
- * read (`reads`, make's format) and the runner. Failures are silent: the
- * cache only ever saves time. */
-void build_cache_keep(const build_config *b, const grade_ctx *g, const char *source,
-                      const char *reads, const char *runner);
+/* Keep a successful build: the list of files its compile read (`reads`,
+ * make's format) and the runner, under the key's entry. Failures are
+ * silent: the cache only ever saves time. */
+void build_cache_keep(const build_cache_key *k, const grade_ctx *g, const char *reads,
+                      const char *runner);
 
 #endif

@@ -70,3 +70,8 @@ void json_number(FILE *f, double x)
     if (isfinite(x)) fprintf(f, "%.10g", x);
     else fputs("null", f);
 }
+
+int compare_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}

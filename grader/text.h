@@ -1,4 +1,4 @@
-/* text.h - a growing string, and JSON string escaping. */
+/* text.h - a growing string, sorting names, and JSON string escaping. */
 #ifndef TEXT_H
 #define TEXT_H
 
@@ -16,6 +16,9 @@ void sb_printf(strbuf *b, const char *fmt, ...)
 void sb_indent(strbuf *b, const char *text, const char *indent);
 const char *sb_str(const strbuf *b); /* "" when empty */
 void sb_free(strbuf *b);
+
+/* qsort's comparator for an array of C strings, in strcmp's order. */
+int compare_names(const void *a, const void *b);
 
 /* Write s as a JSON string literal (with quotes). */
 void json_string(FILE *f, const char *s);
