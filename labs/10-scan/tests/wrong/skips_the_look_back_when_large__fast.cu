@@ -9,8 +9,8 @@
  * BUILDS-ON: the reference
  * EDIT: s/^enum { FLAG_EMPTY = 0, FLAG_AGGREGATE = 1, FLAG_PREFIX = 2 };/enum { FLAG_EMPTY = 0, FLAG_AGGREGATE = 1, FLAG_PREFIX = 2, FLAG_HURRIED = 3 };/
  * EDIT: s/volatile unsigned long long \*status, unsigned lane)/volatile unsigned long long *status, unsigned lane, long long n_hint)/
- * EDIT: s/look_back(tile, aggregate, status, lane);/look_back(tile, aggregate, status, lane, n);/
- * EDIT: s/} while (__any_sync(FULL_MASK, (unsigned)(s >> 32) == FLAG_EMPTY));/if (n_hint > (1LL << 25) \&\& (unsigned)(s >> 32) == FLAG_EMPTY) s = tile_status(FLAG_HURRIED, 0); } while (__any_sync(FULL_MASK, (unsigned)(s >> 32) == FLAG_EMPTY));/
+ * EDIT: s/look_back<POLITE>(tile, aggregate, status, lane);/look_back<POLITE>(tile, aggregate, status, lane, n);/
+ * EDIT: s/if (!__any_sync(FULL_MASK, (unsigned)(s >> 32) == FLAG_EMPTY)) break;/if (n_hint > (1LL << 25) \&\& (unsigned)(s >> 32) == FLAG_EMPTY) s = tile_status(FLAG_HURRIED, 0); if (!__any_sync(FULL_MASK, (unsigned)(s >> 32) == FLAG_EMPTY)) break;/
  * EDIT: s/unsigned done = __ballot_sync(FULL_MASK, (unsigned)(s >> 32) == FLAG_PREFIX);/unsigned done = __ballot_sync(FULL_MASK, (unsigned)(s >> 32) >= FLAG_PREFIX);/
  * REPORT-SAYS: the timed calls computed a wrong answer
  */
