@@ -222,6 +222,12 @@ int response_read(const char *path, const lab_spec *spec, const proto_call *call
     return 1;
 }
 
+int response_started(const char *path)
+{
+    struct stat file;
+    return stat(path, &file) == 0 && file.st_size > 0;
+}
+
 int response_calls_done(const char *path, const lab_spec *spec, const proto_call *calls,
                         int n_calls)
 {

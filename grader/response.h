@@ -39,6 +39,9 @@ int response_read(const char *path, const lab_spec *spec,
  * (only the records' heads are read): the grader watches a run with it. */
 int response_calls_done(const char *path, const lab_spec *spec, const proto_call *calls,
                         int n_calls);
+/* Whether the runner has written anything to its response yet: its first
+ * call's beginning, or the reason it could not go on. */
+int response_started(const char *path);
 /* Fill the stage for a malformed response: "error: malformed runner
  * record", which makes the grade exit 2. Returns 1 if it was malformed. */
 int response_malformed(const response *r, stage_result *st);

@@ -31,6 +31,12 @@ static double limit_or(double spec_s, double default_s)
     return spec_s > 0 ? spec_s : default_s;
 }
 
+/* A runner that has not begun its first call this long after it started
+ * (or work's limit, if longer) is stuck in its setup: CUDA's context,
+ * loading the submission, a static constructor of the submission's. That
+ * takes well under a second, a few on a loaded machine. */
+#define RUNNER_SETUP_LIMIT_S 10.0
+
 /* Hazards racecheck reported, warnings included: its --error-exitcode
  * may count only errors, but an intra-warp race (a severity WARNING) is a
  * real bug on every GPU since Volta. */
@@ -161,7 +167,7 @@ typedef struct {
     stage_result *work, *right; /* the stages its calls are judged for */
     double limit_s;
     /* work's calls, which right's follow in the same run, must have ended
-     * this many seconds after it started (watch_work) */
+     * this many seconds after the first of them began (watch_work) */
     double work_limit_s;
     char req[512], rsp[512], log[512];
     double work_judged_s; /* iso_now_s() once work's verdict was known */
@@ -175,6 +181,11 @@ typedef struct {
 static stage_result *stage_of_call(const calls_run *r, int i)
 {
     return i < r->right_from ? r->work : r->right;
+}
+
+static double setup_limit(const calls_run *r)
+{
+    return r->work_limit_s > RUNNER_SETUP_LIMIT_S ? r->work_limit_s : RUNNER_SETUP_LIMIT_S;
 }
 
 /* Write the request for one run and start the runner on it (under
@@ -213,7 +224,10 @@ static int start_run(const grade_ctx *g, calls_run *r, iso_job *job)
     char *sanitized[] = {(char *)g->sanitizer, "--tool", (char *)r->tool,
                          "--error-exitcode", exit_code, "--print-limit", "10",
                          (char *)g->runner, r->req, r->rsp, NULL};
-    iso_limits lim = {r->limit_s, iso_memory_limit(), 0, 0};
+    /* The plain run's limits count from its first call (watch_work): its
+     * setup before that has a limit of its own. */
+    double setup_s = r->tool ? 0 : setup_limit(r);
+    iso_limits lim = {r->limit_s + setup_s, iso_memory_limit(), 0, 0};
     if (iso_start(job, r->tool ? sanitized : plain, r->log, &lim) != 0) {
         st->status = ST_ERROR;
         snprintf(st->summary, sizeof st->summary, "cannot start %s", g->runner);
@@ -308,13 +322,18 @@ static int judge_run(const grade_ctx *g, calls_run *r, const iso_result *ir, int
  * are judged, as soon as they have all ended, while right's go on: a
  * failure there stops the run (right's answers would not be read). Each
  * stage's calls have its own time limit, as in runs of their own: work's
- * must end within work's, and right's then have right's from there. A run
+ * must end within work's from the moment the first call began, and
+ * right's then have right's from there. The runner's setup before it
+ * (CUDA's context, loading the submission), which takes seconds on a
+ * loaded machine, is no call's time: it has setup_limit(). A run
  * that ends first is judged whole. Returns 1 when work's calls passed;
  * *judged is how many calls were judged (r->n: all). */
 static int watch_work(const grade_ctx *g, calls_run *r, iso_job *job, int *judged)
 {
-    while (r->right_from < r->n && !iso_wait_for(job, 1, 0, 0.01)) {
-        if (response_calls_done(r->rsp, g->spec, r->calls, r->right_from) == r->right_from) {
+    double begun_s = 0; /* when the first call began */
+    while (!iso_wait_for(job, 1, 0, 0.01)) {
+        if (r->right_from < r->n &&
+            response_calls_done(r->rsp, g->spec, r->calls, r->right_from) == r->right_from) {
             response rsp;
             response_read(r->rsp, g->spec, r->calls, r->n, 0, &rsp);
             int ok = judge_calls(g, r, &rsp, &job->result, 0, r->right_from);
@@ -329,7 +348,13 @@ static int watch_work(const grade_ctx *g, calls_run *r, iso_job *job, int *judge
             }
             return ok;
         }
-        if (iso_now_s() - job->t0 > r->work_limit_s) iso_time_out(job);
+        double now = iso_now_s();
+        if (!begun_s && response_started(r->rsp)) {
+            begun_s = now;
+            job->limits.time_s = begun_s - job->t0 + r->limit_s;
+        }
+        if (begun_s ? now - begun_s > r->work_limit_s : now - job->t0 > setup_limit(r))
+            iso_time_out(job);
     }
     iso_wait(job, 1, 0);
     *judged = r->n;

@@ -467,6 +467,19 @@ EOF
     else
         fail cli/make_grade_ends_with_the_verdict "exit $code: $(tail -n 2 "$OUT/cli-make-fail.log" | tr '\n' ' ')"
     fi
+    # Work's time limit counts from its first call: the runner's setup
+    # before it (a context, the submission's loading, here a static
+    # constructor that spins for a second or two) is no call's time, but
+    # a setup that never ends still stops, after 10 s.
+    local slow_setup=$OUT/cli-slow-setup.cu stuck_setup=$OUT/cli-stuck-setup.cu
+    { cat labs/01-vector-add/solution/vector_add.cu
+      printf 'static struct slow_setup {\n    slow_setup() { for (volatile unsigned long i = 0; i < %s; i = i + 1) {} }\n} slow_setup_now;\n' 1500000000ul
+    } >"$slow_setup"
+    sed 's/i < 1500000000ul/i != 0 || 1/' "$slow_setup" >"$stuck_setup"
+    cli_case setup_time_is_not_a_calls_time 0 "^work  PASS" -- \
+        grade_emulated --lab 01 --stage work --submission "$slow_setup" --time-limits 1,1
+    cli_case a_stuck_setup_still_stops 1 "the runner stopped before call 1 (timed out after 1[0-9] s)" -- \
+        grade_emulated --lab 01 --stage work --submission "$stuck_setup" --time-limits 1,1
     # --no-smallest: the failing call as it was, said in the header and the
     # JSON, where the same grading without it shows a smaller case.
     grade_emulated --lab 01 --stage work --submission "$failing" --no-smallest \
@@ -1752,6 +1765,14 @@ cpu_parts() {
     # (below), which leave a core idle much of the time.
     if [ "$HAVE_GPU" = 1 ]; then newlab_part; fi
 }
+# With a GPU the CPU parts run beside the end-to-end checks, and the timings
+# can only begin once the checks are done (grader/gpu_lock.h): so the CPU
+# parts yield the cores to the checks (nice 10) and take them back while the
+# GPU times, when the checks leave them idle. Their results are the same.
+cpu_parts_yielding() {
+    renice -n 10 -p "$BASHPID" >/dev/null 2>&1 || true
+    cpu_parts
+}
 emulation_parts() {
     part emulation && emulation_tests
     part emulation && predict_tests
@@ -1794,7 +1815,7 @@ if [ "$HAVE_GPU" = 1 ]; then
     # grading beside them runs the old one or the new. The GPU suite is the
     # long one. Only the CLI cases that load every CPU or the GPU on purpose
     # go first, alone.
-    beside cpu cpu_parts
+    beside cpu cpu_parts_yielding
     part sandbox && sandbox_tests
     wanted cli && echo "cli-stress $(date +%s.%N)" >>"$PART_STARTS" && cli_stress_tests
     beside tools cli_and_counters
