@@ -12,19 +12,28 @@
  *    the same time: the constant cache serves it to all 32 in one go (a
  *    broadcast), and with the radius known at compile time the index is a
  *    constant, so the compiler folds the word into the FMA as an operand.
- * 2. A block computes a 32 x 32 tile of outputs from a shared-memory copy
- *    of the (32 + 2 radius)^2 input values it needs: the tile and its halo,
- *    zeros where the halo leaves the image (the ghost cells). Each input
- *    value is loaded from global memory about once per block instead of
- *    (2 radius + 1)^2 times. The block (32 x 8 threads) is smaller than the
- *    tile, so it loads it in several passes over a flat index.
- * 3. Each thread computes 4 outputs of one column. The 4 + 2 radius input
- *    values of a column of the window are read from shared memory once and
- *    each feeds up to 4 outputs from registers: 1/4 + radius/2 shared loads
- *    per FMA instead of 1.
+ * 2. A block computes a tile of outputs from a shared-memory copy of the
+ *    input values it needs: the tile and its halo, radius deep on every
+ *    side, zeros where the halo leaves the image (the ghost cells). Each
+ *    input value is loaded from global memory about once per block instead
+ *    of (2 radius + 1)^2 times. The block (32 x 8 threads) is smaller than
+ *    the tile, so it loads it in several passes over a flat index.
+ * 3. Each thread computes a patch of 4 x 2 outputs: 4 rows of 2 adjacent
+ *    columns, so a block of 32 x 8 threads makes a 64 x 32 tile. A row of
+ *    the window around the patch, 2 + 2 radius values, is read from shared
+ *    memory once (in pairs: the columns are adjacent, so one 8-byte load
+ *    brings two) and each value feeds up to 8 FMAs from registers: at
+ *    radius 1, 24 shared loads for 72 FMAs, where one output per thread
+ *    needs 9 for 9. The wider tile also has less halo per output and
+ *    loads its rows in 256-byte runs.
  * 4. The radius is a template parameter (one kernel per radius 0..7, chosen
  *    at run time), so every loop is unrolled and every index into the tile
  *    and the filter is a constant.
+ * 5. At radius 0 to 2 the kernel asks for 8 blocks on each SM
+ *    (__launch_bounds__(256, 8)): the compiler keeps to 32 registers, and
+ *    64 warps per SM keep enough loads in flight for the kernel to run near
+ *    the copy bandwidth. At larger radii the FMAs, not the loads, set the
+ *    pace, and the registers are better spent on the window.
  *
  * At radius 1 the kernel moves the image once in and once out and runs near
  * the copy bandwidth; at radius 7 it does 225 FMAs per output and is bound
@@ -35,24 +44,29 @@
 #define MAX_RADIUS 7
 #define MAX_WIDTH (2 * MAX_RADIUS + 1)
 
-/* Threads per block: 32 x 8; outputs per thread: 4 of one column. */
+/* Threads per block: 32 x 8. */
 #define BLOCK_X 32
 #define BLOCK_Y 8
-#define PER_THREAD 4
-#define TILE_W BLOCK_X                /* 32 output columns per block */
-#define TILE_H (BLOCK_Y * PER_THREAD) /* 32 output rows per block */
+#define ROWS 4 /* outputs per thread: ROWS rows of COLS adjacent columns */
 
 /* The largest filter any call may pass: 15 x 15 floats, 900 bytes. */
 __constant__ float c_filter[MAX_WIDTH * MAX_WIDTH];
 
-template <int R>
-__global__ void __launch_bounds__(BLOCK_X *BLOCK_Y)
+/* Blocks per SM the kernel is built for: 8 where the loads set the pace
+ * (small radii), else whatever the registers allow. */
+template <int R> struct blocks_per_sm { enum { value = R <= 2 ? 8 : 1 }; };
+
+/* R: the radius; COLS: the patch's columns; MIN_BLOCKS: the blocks per SM
+ * the registers must allow (1: no cap). */
+template <int R, int COLS, int MIN_BLOCKS>
+__global__ void __launch_bounds__(BLOCK_X *BLOCK_Y, MIN_BLOCKS)
     conv2d_tiled(const float *__restrict__ in, float *__restrict__ out, int rows, int cols,
                  int col_tiles)
 {
     const int W = 2 * R + 1;
+    const int TILE_W = BLOCK_X * COLS, TILE_H = BLOCK_Y * ROWS;
     const int SH = TILE_H + 2 * R, SW = TILE_W + 2 * R;
-    __shared__ float tile[SH][SW];
+    __shared__ __align__(16) float tile[SH][SW];
 
     /* One flat grid: blocks walk the tiles row by row (no 65535 limit on
      * the number of row tiles). */
@@ -60,7 +74,7 @@ __global__ void __launch_bounds__(BLOCK_X *BLOCK_Y)
     int row0 = tile_row * TILE_H, col0 = tile_col * TILE_W;
     int tx = threadIdx.x, ty = threadIdx.y;
 
-    /* Load the tile and its halo: (32 + 2R)^2 values in passes of 256,
+    /* Load the tile and its halo in passes of 256 over a flat index,
      * consecutive threads on consecutive columns (coalesced), 0 outside
      * the image. */
     for (int k = ty * BLOCK_X + tx; k < SH * SW; k += BLOCK_X * BLOCK_Y) {
@@ -70,47 +84,66 @@ __global__ void __launch_bounds__(BLOCK_X *BLOCK_Y)
     }
     __syncthreads();
 
-    /* Thread (tx, ty) computes rows row0 + 4 ty .. + 3 of column col0 + tx.
-     * Input row y of the window (0 .. 4 + 2R - 1) is filter row y - k of
-     * output k: each shared value is read once and used by up to 4. */
-    float acc[PER_THREAD];
+    /* Thread (tx, ty) computes rows row0 + 4 ty .. + 3 of columns
+     * col0 + COLS tx .. + COLS - 1. Input row y of the window (y from 0 to
+     * 3 + 2R) is filter row y - k of output row k, and its value m is
+     * filter column m - cc of output column cc: each value is read once
+     * and used by up to 4 COLS outputs. */
+    float acc[ROWS][COLS];
 #pragma unroll
-    for (int k = 0; k < PER_THREAD; k++) acc[k] = 0.0f;
+    for (int k = 0; k < ROWS; k++)
 #pragma unroll
-    for (int y = 0; y < PER_THREAD + 2 * R; y++) {
+        for (int cc = 0; cc < COLS; cc++) acc[k][cc] = 0.0f;
 #pragma unroll
-        for (int j = 0; j < W; j++) {
-            float v = tile[ty * PER_THREAD + y][tx + j];
+    for (int y = 0; y < ROWS + 2 * R; y++) {
+        float v[COLS + 2 * R];
 #pragma unroll
-            for (int k = 0; k < PER_THREAD; k++) {
-                int i = y - k;
-                if (i >= 0 && i < W) acc[k] += c_filter[i * W + j] * v;
-            }
+        for (int m = 0; m < COLS + 2 * R; m++) v[m] = tile[ty * ROWS + y][tx * COLS + m];
+#pragma unroll
+        for (int k = 0; k < ROWS; k++) {
+            int i = y - k;
+            if (i < 0 || i >= W) continue;
+#pragma unroll
+            for (int j = 0; j < W; j++)
+#pragma unroll
+                for (int cc = 0; cc < COLS; cc++) acc[k][cc] += c_filter[i * W + j] * v[cc + j];
         }
     }
 
-    int c = col0 + tx;
-    if (c >= cols) return;
+    /* Rows past the image end the loop; columns past it are skipped. (The
+     * two tests joined in one condition cost as much at radius 6 and 7:
+     * ptxas then kept 255 registers and spilled, 3.3 times slower.) */
 #pragma unroll
-    for (int k = 0; k < PER_THREAD; k++) {
-        int r = row0 + ty * PER_THREAD + k;
-        if (r < rows) out[(size_t)r * cols + c] = acc[k];
+    for (int k = 0; k < ROWS; k++) {
+        int r = row0 + ty * ROWS + k;
+        if (r >= rows) break;
+#pragma unroll
+        for (int cc = 0; cc < COLS; cc++) {
+            int c = col0 + tx * COLS + cc;
+            if (c < cols) out[(size_t)r * cols + c] = acc[k][cc];
+        }
     }
 }
 
-template <int R>
+template <int R, int COLS, bool CAPPED>
 static cudaError_t launch(const float *in, float *out, int rows, int cols, cudaStream_t stream)
 {
+    const int TILE_W = BLOCK_X * COLS, TILE_H = BLOCK_Y * ROWS;
+    const int MIN_BLOCKS = CAPPED ? blocks_per_sm<R>::value : 1;
     int col_tiles = (cols + TILE_W - 1) / TILE_W;
     int row_tiles = (rows + TILE_H - 1) / TILE_H;
     dim3 block(BLOCK_X, BLOCK_Y);
-    conv2d_tiled<R><<<(unsigned)row_tiles * (unsigned)col_tiles, block, 0, stream>>>(
-        in, out, rows, cols, col_tiles);
+    conv2d_tiled<R, COLS, MIN_BLOCKS><<<(unsigned)row_tiles * (unsigned)col_tiles, block, 0,
+                                        stream>>>(in, out, rows, cols, col_tiles);
     return cudaGetLastError();
 }
 
-extern "C" cudaError_t conv2d(const float *d_in, float *d_out, int rows, int cols,
-                              const float *d_filter, int radius, cudaStream_t stream)
+/* The filter's copy, then the kernel for this radius. The reference is
+ * conv2d_patches<2, true>: 4 x 2 patches, 8 blocks per SM at small radii;
+ * the ladder's rungs before it take one column and no register cap. */
+template <int COLS, bool CAPPED>
+static cudaError_t conv2d_patches(const float *d_in, float *d_out, int rows, int cols,
+                                  const float *d_filter, int radius, cudaStream_t stream)
 {
     if (radius < 0 || radius > MAX_RADIUS) return cudaErrorInvalidValue;
     if (rows == 0 || cols == 0) return cudaSuccess; /* nothing to write */
@@ -119,13 +152,19 @@ extern "C" cudaError_t conv2d(const float *d_in, float *d_out, int rows, int col
                                               0, cudaMemcpyDeviceToDevice, stream);
     if (err != cudaSuccess) return err;
     switch (radius) {
-    case 0: return launch<0>(d_in, d_out, rows, cols, stream);
-    case 1: return launch<1>(d_in, d_out, rows, cols, stream);
-    case 2: return launch<2>(d_in, d_out, rows, cols, stream);
-    case 3: return launch<3>(d_in, d_out, rows, cols, stream);
-    case 4: return launch<4>(d_in, d_out, rows, cols, stream);
-    case 5: return launch<5>(d_in, d_out, rows, cols, stream);
-    case 6: return launch<6>(d_in, d_out, rows, cols, stream);
-    default: return launch<7>(d_in, d_out, rows, cols, stream);
+    case 0: return launch<0, COLS, CAPPED>(d_in, d_out, rows, cols, stream);
+    case 1: return launch<1, COLS, CAPPED>(d_in, d_out, rows, cols, stream);
+    case 2: return launch<2, COLS, CAPPED>(d_in, d_out, rows, cols, stream);
+    case 3: return launch<3, COLS, CAPPED>(d_in, d_out, rows, cols, stream);
+    case 4: return launch<4, COLS, CAPPED>(d_in, d_out, rows, cols, stream);
+    case 5: return launch<5, COLS, CAPPED>(d_in, d_out, rows, cols, stream);
+    case 6: return launch<6, COLS, CAPPED>(d_in, d_out, rows, cols, stream);
+    default: return launch<7, COLS, CAPPED>(d_in, d_out, rows, cols, stream);
     }
+}
+
+extern "C" cudaError_t conv2d(const float *d_in, float *d_out, int rows, int cols,
+                              const float *d_filter, int radius, cudaStream_t stream)
+{
+    return conv2d_patches<2, true>(d_in, d_out, rows, cols, d_filter, radius, stream);
 }

@@ -5,7 +5,7 @@
  * Must first fail the right stage (radii 4 to 7 are checked there).
  * BUILDS-ON: the reference
  * EDIT: /case [456]: return launch/d
- * EDIT: s/    default: return launch<7>(d_in, d_out, rows, cols, stream);/    default: return cudaSuccess; \/* larger filters: later *\//
+ * EDIT: s/    default: return launch<7, COLS, CAPPED>(d_in, d_out, rows, cols, stream);/    default: return cudaSuccess; \/* larger filters: later *\//
  * REPORT-SAYS: does your dispatch on the radius handle every value
  * SMALLEST: the bug is at radius 7, whose filter alone has 15 x 15 = 225 taps
  */

@@ -5,8 +5,8 @@
  * Must first fail the right stage.
  * BUILDS-ON: the reference
  * EDIT: s/__constant__ float c_filter\[MAX_WIDTH \* MAX_WIDTH\];/__constant__ float c_filter[7 * 7]; \/* radius 3 is plenty *\//
- * EDIT: s/    default: return launch<7>(d_in, d_out, rows, cols, stream);/    default: return launch<3>(d_in, d_out, rows, cols, stream);/
- * EDIT: s/case \([456]\): return launch<[456]>/case \1: return launch<3>/
+ * EDIT: s/    default: return launch<7, COLS, CAPPED>(d_in, d_out, rows, cols, stream);/    default: return launch<3, COLS, CAPPED>(d_in, d_out, rows, cols, stream);/
+ * EDIT: s/case \([456]\): return launch<[456], /case \1: return launch<3, /
  * REPORT-SAYS: a __constant__ filter must hold 15 x 15 floats
  * SMALLEST: the bug is at radius 7, whose filter alone has 15 x 15 = 225 taps
  */

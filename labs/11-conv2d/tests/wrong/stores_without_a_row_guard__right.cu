@@ -1,4 +1,4 @@
-/* WRONG ON PURPOSE: the reference storing its four outputs without
+/* WRONG ON PURPOSE: the reference storing its eight outputs without
  * checking that each row exists: "the column is guarded, that is enough".
  * On the friendly sizes (rows a multiple of 32) nothing changes; on a last
  * partial tile of rows, threads store past the end of d_out.
@@ -8,7 +8,7 @@
  * EMULATION: pass fail: the emulation's right stage gives every buffer its exact size, so the same stores fault there (a crash, reported without the hint)
  * REPORT-SAYS: guard every store with r < rows && c < cols
  * BUILDS-ON: the reference
- * EDIT: s/        if (r < rows) out\[(size_t)r \* cols + c\] = acc\[k\];/        out[(size_t)r * cols + c] = acc[k];/
+ * EDIT: /^        if (r >= rows) break;$/d
  */
 extern "C" cudaError_t conv2d(const float *d_in, float *d_out, int rows, int cols,
                               const float *d_filter, int radius, cudaStream_t stream)
