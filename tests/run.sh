@@ -132,17 +132,32 @@ sandbox_tests() {
 # and ptxas still builds every kernel, but the host compiler does not run
 # (the emu part compiles every file's host code with g++). On this 2-core
 # machine that takes a third of the time of a full compile.
+#
+# A solution's kernels must not spill registers to local memory: a spill
+# is a slow reference that no test without a GPU would notice (lab 11's
+# 4 x 2 kernel with both bounds tests in one condition spilled 640 bytes at
+# radius 7 and ran 3.3 times slower). ptxas says so with -v.
 compile_one() {
-    local src=$1 obj log
+    local src=$1 obj log verbose=
     obj=$OUT/compile/$(echo "$src" | tr '/' '_').cubin
     log=${obj%.cubin}.log
-    if $NVCC --cubin -O3 -std=c++17 -arch="sm_$SM" -Icommon -Igrader -o "$obj" "$src" >"$log" 2>&1; then
-        echo "PASS compile/$src"
-    else
+    [[ $src == */solution/* ]] && verbose=-Xptxas=-v
+    if ! $NVCC --cubin -O3 -std=c++17 -arch="sm_$SM" -Icommon -Igrader $verbose -o "$obj" "$src" >"$log" 2>&1; then
         echo "FAIL compile/$src: $(grep -m 3 -i error "$log" | tr '\n' ' ')"
+    elif [ -n "$verbose" ] && spills "$log"; then
+        echo "FAIL compile/$src: a kernel spills registers to local memory: $(spills "$log")"
+    else
+        echo "PASS compile/$src"
     fi
 }
-export -f compile_one
+# spills LOG: the kernels ptxas -v reported with spill stores, if any.
+spills() {
+    awk '/Function properties for / { k = $NF }
+         match($0, /[0-9]+ bytes spill stores/) { n = substr($0, RSTART, RLENGTH) + 0
+             if (n > 0) { printf "%s%s (%d bytes)", sep, k, n; sep = ", "; hit = 1 } }
+         END { exit !hit }' "$1"
+}
+export -f compile_one spills
 compile_all() {
     mkdir -p "$OUT/compile"
     local files f
@@ -153,6 +168,18 @@ compile_all() {
             done)
     echo "$files" | OUT=$OUT NVCC=$NVCC SM=$SM xargs -P "$(nproc)" -I{} bash -c 'compile_one "$@"' _ {} |
         sort | tee -a "$RESULTS"
+    # The spill check can fail: a kernel held to 24 registers with 64
+    # values live (all loaded before the first store) spills.
+    local src=$OUT/compile/spills.cu log=$OUT/compile/spills.log
+    printf '%s\n' '__global__ void live64(float *p) {' '    float v[64];' \
+        '    for (int i = 0; i < 64; i++) v[i] = p[i * threadIdx.x];' \
+        '    for (int i = 0; i < 64; i++) p[i] = v[i] * v[63 - i];' '}' >"$src"
+    $NVCC --cubin -O3 -arch="sm_$SM" -maxrregcount=24 -Xptxas=-v -o "${src%.cu}.cubin" "$src" >"$log" 2>&1
+    if spills "$log" >/dev/null; then
+        pass compile/spill_check_sees_a_spill
+    else
+        fail compile/spill_check_sees_a_spill "no spill found in $log: $(grep -m 2 spill "$log" | tr '\n' ' ')"
+    fi
 }
 
 # ------------------------------------------------ the command line, no GPU
