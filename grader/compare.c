@@ -33,6 +33,29 @@ int cmp_is_poison(lab_elem elem, const void *element)
     return memcmp(element, &poison, lab_elem_size(elem)) == 0;
 }
 
+/* An answer may itself have the poison's bits: an unsigned prefix sum
+ * passes 0x7badbad7 about once in 32768 wraps of 2^32 on lab 10's inputs,
+ * so a 16M-element output checked 27 times meets it in about one grading
+ * in ten. Written there, it is right, not "never written". */
+static int poison_is_the_answer(lab_elem elem, double expected)
+{
+    unsigned char bits[8];
+    float f = (float)expected;
+    int32_t i = (int32_t)expected;
+    switch (elem) {
+    case ELEM_F32: memcpy(bits, &f, 4); break;
+    case ELEM_F64: memcpy(bits, &expected, 8); break;
+    case ELEM_I32:
+    case ELEM_U32:
+        if (expected != (double)PROTO_POISON_I32) return 0;
+        i = (int32_t)PROTO_POISON_I32;
+        memcpy(bits, &i, 4);
+        break;
+    default: return 0;
+    }
+    return cmp_is_poison(elem, bits);
+}
+
 const char *cmp_class_name(cmp_class k)
 {
     switch (k) {
@@ -102,7 +125,8 @@ void cmp_buffer(const cmp_tolerance *tol, lab_elem elem, const void *got,
         cmp_mismatch m;
         int ok;
         double abs_sum = expect->abs_sum ? expect->abs_sum[i] : 0;
-        if (cmp_is_poison(elem, (const char *)got + (size_t)i * size)) {
+        if (cmp_is_poison(elem, (const char *)got + (size_t)i * size) &&
+            !poison_is_the_answer(elem, expect->value[i])) {
             ok = 0;
             m.index = i;
             m.expected = expect->value[i];

@@ -161,6 +161,20 @@ static void integers_compare_exactly(void)
     CHECK(r.bad == 2 && r.count[MIS_VALUE] == 1 && r.count[MIS_NEVER_WRITTEN] == 1);
 }
 
+/* An element whose right answer has the poison's bits, and holds it, is
+ * right; where the answer is anything else the poison is never written. */
+static void an_answer_equal_to_the_poison_is_right(void)
+{
+    uint32_t got[2] = {PROTO_POISON_I32, PROTO_POISON_I32};
+    double exact[2] = {(double)PROTO_POISON_I32, (double)PROTO_POISON_I32 - 65533};
+    lab_expect e = {exact, NULL};
+    cmp_result r;
+    cmp_buffer(&EXACT, ELEM_U32, got, &e, 2, &r);
+    CHECK(r.bad == 1 && r.count[MIS_NEVER_WRITTEN] == 1 && r.first_unwritten == 1);
+    cmp_buffer(&EXACT, ELEM_I32, got, &e, 2, &r);
+    CHECK(r.bad == 1 && r.count[MIS_NEVER_WRITTEN] == 1 && r.first_unwritten == 1);
+}
+
 /* A timed call held in ulps (fast_rules.h) may lie as far from the
  * baseline as two right answers can: one u ulps above the true value, the
  * other u below, across zero and binade edges too. One ulp more is out. */
@@ -223,6 +237,7 @@ const unit_test compare_tests[] = {
     TEST(a_quiet_nan_is_not_poison), TEST(ulp_tolerance_is_inclusive),
     TEST(ulps_count_across_zero), TEST(bound_follows_higham), TEST(gamma_edge_cases),
     TEST(only_the_first_five_are_shown), TEST(integers_compare_exactly),
+    TEST(an_answer_equal_to_the_poison_is_right),
     TEST(timed_ulps_admit_two_right_answers_and_no_more),
 };
 const int compare_tests_count = sizeof compare_tests / sizeof compare_tests[0];
