@@ -33,29 +33,6 @@ int cmp_is_poison(lab_elem elem, const void *element)
     return memcmp(element, &poison, lab_elem_size(elem)) == 0;
 }
 
-/* An answer may itself have the poison's bits: an unsigned prefix sum
- * passes 0x7badbad7 about once in 32768 wraps of 2^32 on lab 10's inputs,
- * so a 16M-element output checked 27 times meets it in about one grading
- * in ten. Written there, it is right, not "never written". */
-static int poison_is_the_answer(lab_elem elem, double expected)
-{
-    unsigned char bits[8];
-    float f = (float)expected;
-    int32_t i = (int32_t)expected;
-    switch (elem) {
-    case ELEM_F32: memcpy(bits, &f, 4); break;
-    case ELEM_F64: memcpy(bits, &expected, 8); break;
-    case ELEM_I32:
-    case ELEM_U32:
-        if (expected != (double)PROTO_POISON_I32) return 0;
-        i = (int32_t)PROTO_POISON_I32;
-        memcpy(bits, &i, 4);
-        break;
-    default: return 0;
-    }
-    return cmp_is_poison(elem, bits);
-}
-
 const char *cmp_class_name(cmp_class k)
 {
     switch (k) {
@@ -121,12 +98,19 @@ void cmp_buffer(const cmp_tolerance *tol, lab_elem elem, const void *got,
     memset(out, 0, sizeof *out);
     out->first_unwritten = out->last_unwritten = -1;
     size_t size = lab_elem_size(elem);
+    /* An answer may itself have the poison's bits: lab 10's timed prefix
+     * sums (inputs below 256) climb past 0x7badbad7 near index 16.27M and
+     * land on it about once in 128 calls. An element that holds it there
+     * is right, not "never written". (The float poisons are signalling
+     * NaNs, which no computed answer is, so for them this never holds.) */
+    uint64_t poison = proto_poison(elem);
+    const double poison_value = cmp_load(elem, &poison, 0);
     for (int64_t i = 0; i < count; i++) {
         cmp_mismatch m;
         int ok;
         double abs_sum = expect->abs_sum ? expect->abs_sum[i] : 0;
         if (cmp_is_poison(elem, (const char *)got + (size_t)i * size) &&
-            !poison_is_the_answer(elem, expect->value[i])) {
+            expect->value[i] != poison_value) {
             ok = 0;
             m.index = i;
             m.expected = expect->value[i];

@@ -52,10 +52,6 @@
 /* The largest filter any call may pass: 15 x 15 floats, 900 bytes. */
 __constant__ float c_filter[MAX_WIDTH * MAX_WIDTH];
 
-/* Blocks per SM the kernel is built for: 8 where the loads set the pace
- * (small radii), else whatever the registers allow. */
-template <int R> struct blocks_per_sm { enum { value = R <= 2 ? 8 : 1 }; };
-
 /* R: the radius; COLS: the patch's columns; MIN_BLOCKS: the blocks per SM
  * the registers must allow (1: no cap). */
 template <int R, int COLS, int MIN_BLOCKS>
@@ -110,9 +106,9 @@ __global__ void __launch_bounds__(BLOCK_X *BLOCK_Y, MIN_BLOCKS)
         }
     }
 
-    /* Rows past the image end the loop; columns past it are skipped. (The
-     * two tests joined in one condition cost as much at radius 6 and 7:
-     * ptxas then kept 255 registers and spilled, 3.3 times slower.) */
+    /* Rows past the image end the loop; columns past it are skipped. (With
+     * the two tests joined in one condition, ptxas kept 255 registers and
+     * spilled at radius 6 and 7: 3.3 times slower.) */
 #pragma unroll
     for (int k = 0; k < ROWS; k++) {
         int r = row0 + ty * ROWS + k;
@@ -129,7 +125,9 @@ template <int R, int COLS, bool CAPPED>
 static cudaError_t launch(const float *in, float *out, int rows, int cols, cudaStream_t stream)
 {
     const int TILE_W = BLOCK_X * COLS, TILE_H = BLOCK_Y * ROWS;
-    const int MIN_BLOCKS = CAPPED ? blocks_per_sm<R>::value : 1;
+    /* Capped: 8 blocks per SM where the loads set the pace (radius 0 to
+     * 2), else whatever the registers allow. */
+    const int MIN_BLOCKS = CAPPED && R <= 2 ? 8 : 1;
     int col_tiles = (cols + TILE_W - 1) / TILE_W;
     int row_tiles = (rows + TILE_H - 1) / TILE_H;
     dim3 block(BLOCK_X, BLOCK_Y);
