@@ -94,6 +94,16 @@ __global__ void small_block_warp_sum(int *out)
     out[threadIdx.x] = v;
 }
 
+// Lanes 16..31 return while lanes 0..15 read them in a full-warp shuffle.
+// Whichever comes last completes the shuffle: a reader's arrival or the
+// exit of a lane it reads; the read is reported either way.
+__global__ void shuffle_from_an_exited_lane(int *out)
+{
+    int v = (int)threadIdx.x;
+    if (threadIdx.x >= 16) return;
+    out[threadIdx.x] = __shfl_down_sync(0xffffffffu, v, 16);
+}
+
 __global__ void trap_kernel() { __trap(); }
 
 __global__ void divide(int *out, int by) { out[threadIdx.x] = 100 / by; }
@@ -144,6 +154,7 @@ static int run(const char *mode)
         *nowhere = 1; // host code: an ordinary crash, not an emulator report
     } else if (!std::strcmp(mode, "divergent_barrier") || !std::strcmp(mode, "warp_deadlock") ||
                !std::strcmp(mode, "shuffle_from_a_missing_lane") ||
+               !std::strcmp(mode, "shuffle_from_an_exited_lane") ||
                !std::strcmp(mode, "barrier_left_behind") ||
                !std::strcmp(mode, "early_return_then_barriers")) {
         if (!std::strcmp(mode, "divergent_barrier"))
@@ -154,6 +165,8 @@ static int run(const char *mode)
             early_return_then_barriers<<<1, 64>>>((int *)d);
         else if (!std::strcmp(mode, "warp_deadlock"))
             warp_deadlock<<<1, 32>>>((int *)d);
+        else if (!std::strcmp(mode, "shuffle_from_an_exited_lane"))
+            shuffle_from_an_exited_lane<<<1, 32>>>((int *)d);
         else
             small_block_warp_sum<<<1, 16>>>((int *)d);
         // The error is sticky, as after a fault on the GPU.

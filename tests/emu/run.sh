@@ -224,6 +224,15 @@ fault_case warp_deadlock 0 "emulator: cudaErrorLaunchFailure: deadlock in block 
     "sync=cudaErrorLaunchFailure first=cudaErrorLaunchFailure second=cudaErrorLaunchFailure"
 fault_case shuffle_from_a_missing_lane 0 "emulator: cudaErrorLaunchFailure" "__shfl_down_sync at" \
     "lane 0 of warp 0 reads lane 16, which does not exist" "sync=cudaErrorLaunchFailure"
+# Seeds 1, 2, 3 and 6 end with an exit completing the shuffle (once, the
+# report then came from the scheduler's own stack and crashed on a null
+# thread), 4 and 5 with a reader's arrival.
+for seed in 1 2 3 4 5 6; do
+    CUDA_EMU_SEED=$seed runs_as "fault_shuffle_from_an_exited_lane_seed_$seed" "$build/faults" \
+        shuffle_from_an_exited_lane 0 "emulator: cudaErrorLaunchFailure" \
+        "lane 0 of warp 0 reads lane 16, which has already exited" "by thread (0,0,0) of block (0,0,0)" \
+        "sync=cudaErrorLaunchFailure first=cudaErrorLaunchFailure"
+done
 # Host code is not a kernel: a plain crash (SIGSEGV), no emulator report.
 # (the extra "exit" keeps bash from exec-ing, so its crash notice goes to /dev/null)
 (timeout 20 "$build/faults" host_segfault >"$build/fault_host_segfault.out" 2>&1; exit $?) 2>/dev/null

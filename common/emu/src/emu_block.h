@@ -55,6 +55,7 @@ struct block_state {
     bool aborted;
     fiber scheduler;
     thread_slot *current;
+    guarded_region *retired; /* the stack of a thread that ended, until its fiber is left */
     thread_body body;
     void *body_context;
 };

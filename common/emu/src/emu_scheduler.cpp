@@ -2,9 +2,12 @@
  *
  * Runnable threads are picked in a seeded random order and run until they
  * finish or wait (at __syncthreads or a warp primitive).  A thread that
- * never waits runs start to finish on a pooled stack without any other
- * switch.  When nothing is runnable, either every live thread waits at the
- * same __syncthreads (release them all), or the block is stuck (report). */
+ * stops picks the next one itself and switches straight to it; a fresh
+ * thread picked after one that finished starts on the same stack with no
+ * switch at all, so a block whose threads never wait runs in one fiber,
+ * one body after another.  Only when nothing is runnable does control go
+ * back to the scheduler: either every live thread waits at the same
+ * __syncthreads (release them all), or the block is stuck (report). */
 #include "emu_block.h"
 #include "emu_counters_internal.h"
 
@@ -25,14 +28,91 @@ bool same_site(const char *file_a, int line_a, const char *file_b, int line_b)
     return line_a == line_b && (file_a == file_b || std::strcmp(file_a, file_b) == 0);
 }
 
+unsigned int random_below(unsigned int bound) { return (unsigned int)(((next_random() >> 32) * bound) >> 32); }
+
+/* The next thread to run, taken from the ready list in the seeded order. */
+thread_slot &pick_ready(block_state &block)
+{
+    unsigned int pick = random_below(block.ready_count);
+    unsigned int id = block.ready[pick];
+    block.ready[pick] = block.ready[--block.ready_count];
+    return block.threads[id];
+}
+
+void start_running(block_state &block, thread_slot &thread)
+{
+    thread.state = thread_state::running;
+    block.current = &thread;
+    current_thread_index = thread.index;
+}
+
+void thread_main(void *argument);
+
+/* Gives a fresh thread a stack of the pool and a fiber that starts it. */
+void prepare_fresh(block_state &block, thread_slot &thread)
+{
+    thread.stack = take_stack();
+    /* Stagger the stack tops: identical page offsets would make every
+     * suspended thread's frame compete for one cache set. */
+    std::size_t colour = (std::size_t)(&thread - block.threads) % 61 * 64;
+    fiber_prepare(&thread.context, thread.stack->user, thread.stack->size - colour, thread_main, &thread);
+}
+
+/* The stack of a thread that ended goes back to the pool once its fiber
+ * has been left: by whichever fiber runs next. */
+void give_back_retired(block_state &block)
+{
+    if (block.retired) {
+        give_back_stack(block.retired);
+        block.retired = nullptr;
+    }
+}
+
+/* The running thread `from` stops (it waits, or it ended and left its
+ * stack in block.retired); next, picked already, runs now, or with none
+ * ready the scheduler decides. Returns when from is resumed. */
+void switch_to(block_state &block, fiber &from, thread_slot *next)
+{
+    fiber *to = &block.scheduler;
+    if (next) {
+        if (next->state == thread_state::fresh)
+            prepare_fresh(block, *next);
+        start_running(block, *next);
+        to = &next->context;
+    }
+    fiber_switch(&from, to);
+    give_back_retired(block);
+}
+
+thread_slot *pick_if_any(block_state &block) { return block.ready_count ? &pick_ready(block) : nullptr; }
+
+/* A fiber: the body of the thread it was made for, then of every fresh
+ * thread picked after it, on the same stack, until the pick is a thread
+ * that waits somewhere or none is ready. A finished lane leaves its warp
+ * here, on its fiber, where a shuffle that reads it can still abort the
+ * kernel (abort_kernel_from_thread switches away from a thread). */
 void thread_main(void *argument)
 {
     thread_slot *thread = (thread_slot *)argument;
     block_state *block = active_block;
-    block->body(block->body_context);
-    thread->state = thread_state::exited;
-    fiber_switch(&thread->context, &block->scheduler);
-    __builtin_unreachable();
+    give_back_retired(*block);
+    for (;;) {
+        block->body(block->body_context);
+        thread->state = thread_state::exited;
+        --block->live_count;
+        lane_exited(*block, *thread);
+        thread_slot *next = pick_if_any(*block);
+        if (!next || next->state != thread_state::fresh) {
+            block->retired = thread->stack;
+            thread->stack = nullptr;
+            switch_to(*block, thread->context, next);
+            __builtin_unreachable();
+        }
+        next->stack = thread->stack;
+        thread->stack = nullptr;
+        start_running(*block, *next);
+        thread = next;
+    }
 }
 
 void release_barrier(block_state &block)
@@ -151,7 +231,6 @@ void release_stacks(block_state &block)
         }
 }
 
-unsigned int random_below(unsigned int bound) { return (unsigned int)(((next_random() >> 32) * bound) >> 32); }
 } // namespace
 
 void make_ready(block_state &block, thread_slot &thread)
@@ -164,8 +243,8 @@ void suspend_current_thread()
 {
     block_state &block = *active_block;
     thread_slot &thread = *block.current;
-    fiber_switch(&thread.context, &block.scheduler);
-    /* Resumed by the scheduler, which has restored threadIdx. */
+    switch_to(block, thread.context, pick_if_any(block));
+    /* Resumed by the fiber that picked it, which has restored threadIdx. */
 }
 
 void abort_kernel_from_thread(cudaError_t error, const char *detail)
@@ -224,36 +303,19 @@ bool run_block(block_state &block)
     block.barrier_waiting = 0;
     block.barrier_true_count = 0;
     block.barrier_first = nullptr;
+    block.retired = nullptr;
     block.aborted = false;
 
     for (;;) {
-        while (block.ready_count != 0) {
-            unsigned int pick = random_below(block.ready_count);
-            unsigned int id = block.ready[pick];
-            block.ready[pick] = block.ready[--block.ready_count];
-            thread_slot &thread = block.threads[id];
-            if (thread.state == thread_state::fresh) {
-                thread.stack = take_stack();
-                /* Stagger the stack tops: identical page offsets would make
-                 * every suspended thread's frame compete for one cache set. */
-                std::size_t colour = (id % 61) * 64;
-                fiber_prepare(&thread.context, thread.stack->user, thread.stack->size - colour, thread_main, &thread);
-            }
-            thread.state = thread_state::running;
-            block.current = &thread;
-            current_thread_index = thread.index;
-            fiber_switch(&block.scheduler, &thread.context);
+        if (block.ready_count != 0) {
+            switch_to(block, block.scheduler, &pick_ready(block));
+            /* Back when no thread is ready, or the kernel was aborted. */
             block.current = nullptr;
             if (block.aborted) {
                 release_stacks(block);
                 return false;
             }
-            if (thread.state == thread_state::exited) {
-                give_back_stack(thread.stack);
-                thread.stack = nullptr;
-                --block.live_count;
-                lane_exited(block, thread);
-            }
+            continue;
         }
         if (block.live_count == 0)
             return true;

@@ -161,6 +161,9 @@ void gone_lane_read(block_state &block, unsigned int warp_index, const warp_grou
                       "undefined (leave that lane out of the mask and do not read from it)",
                       warp_op_name(group.op), mine.file, mine.line, lane, warp_index, source,
                       exists ? "has already exited" : "does not exist (the block has fewer threads)");
+        /* The report names the reading lane's thread, not the lane whose
+         * arrival or exit completed the shuffle. */
+        current_thread_index = lane_slot(block, warp_index, lane).index;
         abort_kernel_from_thread(cudaErrorLaunchFailure, detail);
     }
 }
