@@ -45,7 +45,26 @@ count_flags=(-O1 -fsanitize=thread)
 compile_cu() { # source object
     "$EMU_BUILD/emu_rewrite" "$1" "$2.cpp" >>"$log" 2>&1 &&
         $CXX $EMU_CXXFLAGS "${count_flags[@]}" -Igrader/predict -iquote "$(dirname "$1")" \
-            -c "$2.cpp" -o "$2" >>"$log" 2>&1
+            -MMD -MF "$2.d" -c "$2.cpp" -o "$2" >>"$log" 2>&1
+}
+compile_c() { # source object
+    $CC -std=c11 -O2 -Igrader -MMD -MF "$2.d" -c "$1" -o "$2" >>"$log" 2>&1
+}
+# The trusted parts are the same in every run for a lab: each is compiled
+# again only when it, a file its last compile read (OBJECT.d), the rewriter
+# or the flags have changed since (the hash of them all in OBJECT.key).
+# A student's file is always compiled afresh.
+key_of() { # source object
+    {
+        echo "$CXX $CC $EMU_CXXFLAGS ${count_flags[*]}"
+        cat "$1" "$EMU_BUILD/emu_rewrite"
+        [ ! -f "$2.d" ] || sed 's/^[^:]*://; s/\\$//' "$2.d" | tr ' ' '\n' | grep -v -e '^$' -e '\.o\.cpp$' |
+            xargs -r cat
+    } 2>/dev/null | md5sum
+}
+cached() { # compile_cu|compile_c source object
+    [ -f "$3" ] && [ "$(key_of "$2" "$3")" = "$(cat "$3.key" 2>/dev/null)" ] && return 0
+    rm -f "$3.key" && "$@" && key_of "$2" "$3" >"$3.key"
 }
 # link_with_lab PROGRAM OBJECT...: the lab's trusted side (its lab.cu and
 # spec, and the runner's read_alone(), which a lab's parts may call) built
@@ -54,10 +73,10 @@ compile_cu() { # source object
 link_with_lab() {
     local program=$1
     shift
-    compile_cu "$dir/trusted/lab.cu" "$out/lab.o" &&
-        compile_cu grader/runner/read_alone.cu "$out/read_alone.o" &&
-        $CC -std=c11 -O2 -Igrader -c "$dir/trusted/spec.c" -o "$out/spec.o" >>"$log" 2>&1 &&
-        $CC -std=c11 -O2 -Igrader -c grader/lab_spec.c -o "$out/lab_spec.o" >>"$log" 2>&1 &&
+    cached compile_cu "$dir/trusted/lab.cu" "$out/lab.o" &&
+        cached compile_cu grader/runner/read_alone.cu "$out/read_alone.o" &&
+        cached compile_c "$dir/trusted/spec.c" "$out/spec.o" &&
+        cached compile_c grader/lab_spec.c "$out/lab_spec.o" &&
         $CXX "$@" "$out"/{lab,read_alone,submission,spec,lab_spec}.o "$EMU_BUILD/libcudaemu.a" \
             -lm -lpthread -o "$out/$program" >>"$log" 2>&1
 }
@@ -77,7 +96,7 @@ if ! compile_cu "$submission" "$out/submission.o"; then
     exit 2
 fi
 if [ "$answers" = --rungs ]; then
-    compile_cu grader/predict/rungs.cu "$out/rungs.o" && link_with_lab rungs "$out/rungs.o" || {
+    cached compile_cu grader/predict/rungs.cu "$out/rungs.o" && link_with_lab rungs "$out/rungs.o" || {
         echo "$tool: building the ladder's counting program failed (see $log):" >&2
         grep -m 5 -E 'error|undefined' "$log" >&2
         exit 2
@@ -85,8 +104,8 @@ if [ "$answers" = --rungs ]; then
     # shellcheck disable=SC2086 # the sizes, one word each
     exec "$out/rungs" ${RUNGS_ARGS:-}
 fi
-compile_cu grader/predict/main.cu "$out/main.o" &&
-    compile_cu "$questions" "$out/questions.o" &&
+cached compile_cu grader/predict/main.cu "$out/main.o" &&
+    cached compile_cu "$questions" "$out/questions.o" &&
     link_with_lab predict "$out/main.o" "$out/questions.o" || {
     echo "$tool: building the measuring program failed (see $log):" >&2
     grep -m 5 -E 'error|undefined' "$log" >&2
