@@ -1088,11 +1088,12 @@ attack_tests() {
 }
 
 emu_tests() {
-    list_cases | OUT=$OUT xargs -r -P "$(nproc)" -L 1 bash -c 'hidden_seed_one "$@"' _ | sort | tee -a "$RESULTS"
     # One grading more than there are cores: each waits between its steps
     # (a compiler's start, the runner's replies), and the one more keeps
     # every core busy (labs 02 and 08 alone: 24 s, from 27-31 s).
-    list_cases | OUT=$OUT xargs -r -P "$(($(nproc) + 1))" -L 1 bash -c 'emu_one "$@"' _ | sort | tee -a "$RESULTS"
+    local jobs=$(($(nproc) + 1))
+    list_cases | OUT=$OUT xargs -r -P "$jobs" -L 1 bash -c 'hidden_seed_one "$@"' _ | sort | tee -a "$RESULTS"
+    list_cases | OUT=$OUT xargs -r -P "$jobs" -L 1 bash -c 'emu_one "$@"' _ | sort | tee -a "$RESULTS"
     emulated_faults_hint
 }
 

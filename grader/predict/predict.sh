@@ -51,13 +51,14 @@ compile_c() { # source object
     $CC -std=c11 -O2 -Igrader -MMD -MF "$2.d" -c "$1" -o "$2" >>"$log" 2>&1
 }
 # The trusted parts are the same in every run for a lab: each is compiled
-# again only when it, a file its last compile read (OBJECT.d), the rewriter
-# or the flags have changed since (the hash of them all in OBJECT.key).
-# A student's file is always compiled afresh.
+# again only when it, a file its last compile read (OBJECT.d), the rewriter,
+# the flags or this script (which holds the rest of them) have changed since
+# (the hash of them all in OBJECT.key). A student's file is always compiled
+# afresh.
 key_of() { # source object
     {
         echo "$CXX $CC $EMU_CXXFLAGS ${count_flags[*]}"
-        cat "$1" "$EMU_BUILD/emu_rewrite"
+        cat "$1" "$EMU_BUILD/emu_rewrite" "${BASH_SOURCE[0]}"
         [ ! -f "$2.d" ] || sed 's/^[^:]*://; s/\\$//' "$2.d" | tr ' ' '\n' | grep -v -e '^$' -e '\.o\.cpp$' |
             xargs -r cat
     } 2>/dev/null | md5sum
